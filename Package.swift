@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "podcli",
+    products: [
+        .executable(name: "podcli", targets: ["podcli"])
+    ],
+    targets: [
+        // C modules: thin headers (and shims for what Swift cannot call) over Debian's libraries.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
+
+        // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
+        .executableTarget(name: "EmbedSQL"),
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["EmbedSQL"]),
+
+        // Swift modules.
+        .target(name: "Digest", dependencies: ["CCrypto"]),
+        .target(name: "Arguments"),
+        .target(
+            name: "EpisodeStore", dependencies: ["CSQLite", "Digest"],
+            plugins: ["EmbedMigrations"]),
+        .target(name: "Downloads", dependencies: ["CCurl", "Digest"]),
+        .executableTarget(
+            name: "podcli", dependencies: ["Arguments", "EpisodeStore", "Downloads"]),
+
+        // Tests mirror the modules.
+        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore"]),
+        .testTarget(
+            name: "DownloadsTests", dependencies: ["Downloads"],
+            exclude: []),
+        .testTarget(
+            name: "podcliTests", dependencies: ["podcli", "EpisodeStore"]),
+    ]
+)

@@ -1,0 +1,8 @@
+#ifndef CSQLITE_H
+#define CSQLITE_H
+// SQLite for Swift. SQLITE_TRANSIENT is a cast macro Swift cannot import.
+#include <sqlite3.h>
+
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+#endif

@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Everything that can stop a download, worded so a user can act on it.
+public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Not an http or https URL (or not a URL at all).
+    case invalidURL(String)
+    /// A redirect pointed at a scheme podcli does not fetch (file://, ftp://, ...).
+    case redirectRefused(from: String, to: String)
+    case tooManyRedirects(url: String, limit: Int)
+    /// The server answered with an error status, after any retries.
+    case http(status: Int, url: String, attempts: Int)
+    /// The server asked to come back later than podcli is willing to wait.
+    case retryTooLate(url: String, seconds: Int)
+    /// The connection failed, after any retries: libcurl's code and its own words.
+    case network(code: Int32, message: String, url: String, attempts: Int)
+    /// The body is not audio; nothing was kept.
+    case notAudio(url: String, reason: String)
+    /// Writing the file failed (full disk, quota, file size limit, permissions).
+    case storage(path: String, errno: Int32)
+    /// The transfer ended without the whole body, after any retries.
+    case incomplete(url: String, received: Int, expected: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url):
+            return "'\(url)' is not an http or https URL"
+        case .redirectRefused(let from, let to):
+            return "refused the redirect from \(from) to \(to): podcli fetches only http and https"
+        case .tooManyRedirects(let url, let limit):
+            return "too many redirects (more than \(limit)) starting at \(url)"
+        case .http(let status, let url, let attempts):
+            return "server answered \(status) \(HTTPStatus.reason(status)) for \(url)" + Self.tries(attempts)
+        case .retryTooLate(let url, let seconds):
+            return "\(url) is busy and asks to retry in \(seconds) s; try again later"
+        case .network(_, let message, let url, let attempts):
+            return "could not download \(url): \(message)" + Self.tries(attempts)
+        case .notAudio(let url, let reason):
+            return "\(url) is not audio (\(reason)); nothing was kept"
+        case .storage(let path, let code):
+            return "could not write \(path): \(String(cString: strerror(code)))"
+        case .incomplete(let url, let received, let expected):
+            return "download of \(url) ended early: \(received) of \(expected) bytes"
+        }
+    }
+
+    private static func tries(_ attempts: Int) -> String {
+        attempts > 1 ? " (after \(attempts) attempts)" : ""
+    }
+}
+
+/// Reason phrases for the statuses a podcast server is likely to send.
+enum HTTPStatus {
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 408: return "Request Timeout"
+        case 410: return "Gone"
+        case 416: return "Range Not Satisfiable"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        default: return status >= 500 ? "Server Error" : "Error"
+        }
+    }
+}

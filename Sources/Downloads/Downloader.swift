@@ -1,0 +1,188 @@
+import CCurl
+import Foundation
+
+/// What a download needs to know: where from, where to, and what an earlier run left.
+public struct DownloadRequest: Sendable {
+    public var url: String
+    /// The episode directory; the partial file is created in it.
+    public var directory: String
+    /// The name of a partial download an earlier run left in `directory`, to resume.
+    public var partialName: String?
+    /// The ETag or Last-Modified that partial download came with.
+    public var validator: String?
+    /// The mode a new partial file is created with.
+    public var fileMode: mode_t
+
+    public init(url: String, directory: String, partialName: String? = nil, validator: String? = nil, fileMode: mode_t) {
+        self.url = url
+        self.directory = directory
+        self.partialName = partialName
+        self.validator = validator
+        self.fileMode = fileMode
+    }
+}
+
+/// A complete, synced download, still under its partial name: the caller moves it into place.
+public struct DownloadResult: Equatable, Sendable {
+    public let partialName: String
+    /// The name to give the file once it is recorded (the partial name without `.part`).
+    public let fileName: String
+    public let size: Int
+    public let sha256: String
+    public let contentType: String?
+    /// The URL the content came from, after redirects.
+    public let finalURL: String
+}
+
+/// What happens during a download, for progress display and the attempt log.
+public enum DownloadEvent: Sendable {
+    case attemptStarted(url: String, offset: Int)
+    /// The server started sending content into `partialName`; record `validator` so a later run
+    /// can resume with If-Range.
+    case responseStarted(partialName: String, validator: String?)
+    case progress(received: Int, total: Int?)
+    case attemptFinished(httpStatus: Int?, bytes: Int, error: String?)
+    case waiting(seconds: Double, reason: String)
+}
+
+/// Downloads one URL into a partial file with resume, retries and content checks.
+///
+/// Resumes with a Range request (and If-Range, so a changed file starts over cleanly); retries
+/// connection errors, timeouts, 408, 429 and 5xx with exponential backoff and jitter, honouring
+/// Retry-After; refuses bodies that are not MPEG audio and deletes them.
+public final class Downloader {
+    private let policy: DownloadPolicy
+    private let transfer: Transfer
+
+    public init(policy: DownloadPolicy) {
+        self.policy = policy
+        self.transfer = Transfer(policy: policy)
+    }
+
+    /// - Throws: `DownloadError`. A partial file that can be resumed is left in place.
+    public func download(_ request: DownloadRequest, onEvent: (DownloadEvent) -> Void) throws(DownloadError) -> DownloadResult {
+        guard let components = URLComponents(string: request.url),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty
+        else { throw .invalidURL(request.url) }
+
+        return try withoutActuallyEscaping(onEvent) { (onEvent) throws(DownloadError) -> DownloadResult in
+            let file = try PartialFile(
+                directory: request.directory, name: request.partialName, validator: request.validator, mode: request.fileMode)
+            var attemptNumber = 0
+            while true {
+                attemptNumber += 1
+                let outcome = try attempt(url: request.url, file: file, onEvent: onEvent)
+                switch outcome {
+                case .complete(let result):
+                    return result
+                case .restart:
+                    try file.truncate()
+                    if attemptNumber >= policy.maxAttempts {
+                        throw .network(code: 0, message: "the server keeps sending mismatched ranges", url: request.url, attempts: attemptNumber)
+                    }
+                case .retry(let error, let retryAfter):
+                    guard attemptNumber < policy.maxAttempts else { throw error.afterAttempts(attemptNumber) }
+                    if let retryAfter, retryAfter > policy.maxRetryAfter { throw .retryTooLate(url: request.url, seconds: retryAfter) }
+                    let seconds = retryAfter.map(Double.init) ?? policy.delay(beforeRetry: attemptNumber)
+                    onEvent(.waiting(seconds: seconds, reason: error.description))
+                    Thread.sleep(forTimeInterval: seconds)
+                }
+            }
+        }
+    }
+
+    private enum Outcome {
+        case complete(DownloadResult)
+        case restart
+        case retry(DownloadError, retryAfter: Int?)
+    }
+
+    /// One exchange with the server, and what to do next.
+    private func attempt(
+        url: String, file: PartialFile, onEvent: @escaping (DownloadEvent) -> Void
+    ) throws(DownloadError) -> Outcome {
+        onEvent(.attemptStarted(url: url, offset: file.size))
+        let attempt = Attempt(file: file, url: url, effectiveURL: { [transfer] in transfer.effectiveURL }, onEvent: onEvent)
+        let result = transfer.perform(url: url, rangeStart: file.size, ifRange: file.validator, sink: attempt)
+        let status = attempt.headers.status == 0 ? nil : attempt.headers.status
+        let outcome: Outcome
+        do {
+            outcome = try judge(attempt, result, url: url, file: file)
+        } catch {
+            onEvent(.attemptFinished(httpStatus: status, bytes: attempt.bytesReceived, error: error.description))
+            throw error
+        }
+        switch outcome {
+        case .retry(let error, _):
+            onEvent(.attemptFinished(httpStatus: status, bytes: attempt.bytesReceived, error: error.description))
+        case .restart:
+            onEvent(.attemptFinished(httpStatus: status, bytes: attempt.bytesReceived, error: "the server's range did not continue the partial file"))
+        case .complete:
+            onEvent(.attemptFinished(httpStatus: status, bytes: attempt.bytesReceived, error: nil))
+        }
+        return outcome
+    }
+
+    private func judge(_ attempt: Attempt, _ result: Transfer.Result, url: String, file: PartialFile) throws(DownloadError) -> Outcome {
+        switch attempt.stop {
+        case .storage(let path, let code):
+            throw .storage(path: path, errno: code)
+        case .notAudio(let reason):
+            file.delete()
+            throw .notAudio(url: url, reason: reason)
+        case .rangeMismatch:
+            return .restart
+        case .httpStatus(let status):
+            let error = DownloadError.http(status: status, url: url, attempts: 1)
+            guard status == 408 || status == 429 || status >= 500 else { throw error }
+            return .retry(error, retryAfter: attempt.headers.retryAfter)
+        case nil:
+            break
+        }
+        guard result.code == CURLE_OK else { return try curlFailure(result, url: url, file: file) }
+        guard attempt.finishBody() else {
+            return try judge(attempt, result, url: url, file: file)
+        }
+        if attempt.discardingBody {
+            // 416: complete already if the server's length is what we have.
+            guard file.size > 0, attempt.headers.contentRange?.total == file.size else { return .restart }
+        } else if let expected = attempt.expectedSize, expected != file.size {
+            return .retry(.incomplete(url: url, received: file.size, expected: expected), retryAfter: nil)
+        }
+        guard let partialName = file.name else { return .restart }
+        let sha256 = try file.finish()
+        return .complete(
+            DownloadResult(
+                partialName: partialName, fileName: String(partialName.dropLast(".part".count)), size: file.size,
+                sha256: sha256, contentType: attempt.headers.mediaType, finalURL: result.effectiveURL))
+    }
+
+    private func curlFailure(_ result: Transfer.Result, url: String, file: PartialFile) throws(DownloadError) -> Outcome {
+        let error = DownloadError.network(code: Int32(result.code.rawValue), message: result.message, url: url, attempts: 1)
+        switch result.code {
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            throw .redirectRefused(from: url, to: result.redirectURL ?? result.effectiveURL)
+        case CURLE_TOO_MANY_REDIRECTS:
+            throw .tooManyRedirects(url: url, limit: policy.maxRedirects)
+        case CURLE_URL_MALFORMAT:
+            throw .invalidURL(url)
+        case CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING,
+            CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_COULDNT_RESOLVE_PROXY:
+            return .retry(error, retryAfter: nil)
+        default:
+            throw error
+        }
+    }
+}
+
+extension DownloadError {
+    /// The same error, saying how many attempts were made.
+    func afterAttempts(_ attempts: Int) -> DownloadError {
+        switch self {
+        case .http(let status, let url, _): return .http(status: status, url: url, attempts: attempts)
+        case .network(let code, let message, let url, _): return .network(code: code, message: message, url: url, attempts: attempts)
+        default: return self
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import CSQLite
+
+/// One SQLite connection, owned and closed by this object.
+///
+/// Set up so a cron run and an interactive command can share the file: WAL journal, foreign keys
+/// on, and a busy timeout instead of failing at once while another process writes.
+/// Not `Sendable`: podcli uses one connection on one thread.
+public final class Database {
+    private let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+    public let path: String
+
+    /// Opens (creating if needed) the database file at `path`.
+    /// - Throws: `StoreError.sqlite` when the file cannot be opened or configured.
+    public init(path: String, busyTimeout milliseconds: Int32 = 10_000) throws(StoreError) {
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(connection)
+            throw StoreError.sqlite(code: code, message: message, operation: "opening \(path)")
+        }
+        self.handle = connection
+        self.path = path
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, milliseconds)
+        try execute("PRAGMA foreign_keys = ON")
+        // journal_mode answers with a row; WAL lets readers go on while a sync writes.
+        _ = try rows("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close(handle)
+    }
+
+    /// Runs one or more statements that take no parameters and return no rows.
+    public func execute(_ sql: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw StoreError.sqlite(code: code, message: text, operation: "running `\(sql)`")
+        }
+    }
+
+    /// Runs one statement with `values` bound; the statement is cached by its SQL text.
+    public func run(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
+        _ = try cachedStatement(sql).rows(values)
+    }
+
+    /// Runs one query with `values` bound and returns its rows.
+    public func rows(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) -> [Row] {
+        try cachedStatement(sql).rows(values)
+    }
+
+    /// The rowid of the last INSERT on this connection.
+    public var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+
+    /// What `body` decides about the transaction it ran in.
+    public enum Decision { case commit, rollback }
+
+    /// Runs `body` in an IMMEDIATE transaction (so a writer waits for the lock up front instead of
+    /// failing with an un-retryable SQLITE_BUSY half-way), committing or rolling back as it
+    /// decides. If `body` throws, the transaction is rolled back and that first error is rethrown.
+    public func inTransaction(_ body: () throws -> Decision) throws {
+        try execute("BEGIN IMMEDIATE")
+        let decision: Decision
+        do {
+            decision = try body()
+        } catch {
+            rollbackIfNeeded()
+            throw error
+        }
+        switch decision {
+        case .commit:
+            do { try execute("COMMIT") } catch {
+                rollbackIfNeeded()
+                throw error
+            }
+        case .rollback: rollbackIfNeeded()
+        }
+    }
+
+    /// Rolls back unless SQLite already did (it may, after some errors such as SQLITE_FULL).
+    private func rollbackIfNeeded() {
+        if sqlite3_get_autocommit(handle) == 0 { _ = try? execute("ROLLBACK") }
+    }
+
+    private func cachedStatement(_ sql: String) throws(StoreError) -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try Statement(connection: handle, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    static func error(_ connection: OpaquePointer, _ code: Int32, _ operation: String) -> StoreError {
+        .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection)), operation: operation)
+    }
+}

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An exclusive hold on one episode's directory, so two podcli processes never write the same
+/// partial file. The kernel drops it when the process dies, even by `kill -9`.
+public final class EpisodeLock {
+    private let descriptor: Int32
+
+    init(directory: String) throws(StoreError) {
+        descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(path: directory, operation: "open", errno: errno) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK { throw .busy("another podcli is downloading into \(directory)") }
+            throw .io(path: directory, operation: "lock", errno: code)
+        }
+    }
+
+    deinit { close(descriptor) }
+}
+
+extension Library {
+    /// Takes the episode's lock, creating its directory if needed.
+    /// - Throws: `StoreError.busy` when another process holds it.
+    public func lock(_ episode: Episode) throws(StoreError) -> EpisodeLock {
+        try EpisodeLock(directory: prepareDirectory(for: episode))
+    }
+}

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The few POSIX file operations the store needs, each turning errno into a `StoreError`.
+enum FileSystem {
+    /// Creates `path` (one level) if missing and sets its mode exactly, whatever the umask.
+    static func makeDirectory(_ path: String, mode: mode_t) throws(StoreError) {
+        if mkdir(path, mode) != 0 && errno != EEXIST {
+            throw .io(path: path, operation: "create the directory", errno: errno)
+        }
+        try changeMode(path, to: mode)
+    }
+
+    static func changeMode(_ path: String, to mode: mode_t) throws(StoreError) {
+        guard chmod(path, mode) == 0 else { throw .io(path: path, operation: "change the mode of", errno: errno) }
+    }
+
+    static func rename(_ source: String, to destination: String) throws(StoreError) {
+        guard Glibc.rename(source, destination) == 0 else {
+            throw .io(path: source, operation: "rename", errno: errno)
+        }
+    }
+
+    /// Flushes a directory's entries, so a rename in it survives a power loss.
+    static func syncDirectory(_ path: String) throws(StoreError) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw .io(path: path, operation: "sync", errno: errno) }
+    }
+
+    static func status(_ path: String) -> stat? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info : nil
+    }
+
+    static func exists(_ path: String) -> Bool { status(path) != nil }
+
+    /// The names in a directory, without `.` and `..`; empty when it cannot be read.
+    static func entries(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(cString: bytes.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// Deletes `path` and everything below it; a missing path is not an error.
+    static func removeTree(_ path: String) throws(StoreError) {
+        guard let info = status(path) else { return }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            for name in entries(path) { try removeTree(path + "/" + name) }
+            guard rmdir(path) == 0 else { throw .io(path: path, operation: "remove", errno: errno) }
+        } else {
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw .io(path: path, operation: "remove", errno: errno)
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension Library {
+    /// The suffix of a file still being downloaded.
+    public static let partialSuffix = ".part"
+
+    /// Creates the episode's directory if needed and gives it its protection's mode.
+    /// - Returns: the directory's absolute path.
+    @discardableResult
+    public func prepareDirectory(for episode: Episode) throws(StoreError) -> String {
+        let path = directory(of: episode)
+        try FileSystem.makeDirectory(path, mode: episode.protection.directoryMode)
+        return path
+    }
+
+    /// The partial download to resume in the episode's directory, if any.
+    ///
+    /// A complete file that is not recorded was renamed into place by a run that died before its
+    /// transaction committed; it becomes partial again, so the resume confirms it with the server
+    /// instead of trusting it.
+    public func partialFile(of episode: Episode) throws(StoreError) -> String? {
+        let names = FileSystem.entries(directory(of: episode)).filter { !$0.hasPrefix(".") }
+        if let partial = names.first(where: { $0.hasSuffix(Library.partialSuffix) }) { return partial }
+        let recorded = Set(try files(of: episode).map { String($0.relativePath.split(separator: "/").last!) })
+        guard let orphan = names.first(where: { !recorded.contains($0) }) else { return nil }
+        let partial = orphan + Library.partialSuffix
+        try FileSystem.rename(directory(of: episode) + "/" + orphan, to: directory(of: episode) + "/" + partial)
+        return partial
+    }
+
+    /// Records the start of a download attempt; returns its id for `finishAttempt`.
+    public func beginAttempt(for episode: Episode, url: String) throws(StoreError) -> Int {
+        try database.run(
+            "INSERT INTO download_attempts (episode_id, started_at, url) VALUES (?, ?, ?)",
+            [SQLValue(episode.id), SQLValue(Library.now), .text(url)])
+        return database.lastInsertedRowID
+    }
+
+    public func finishAttempt(_ id: Int, httpStatus: Int?, bytes: Int, error: String?) throws(StoreError) {
+        try database.run(
+            "UPDATE download_attempts SET finished_at = ?, http_status = ?, bytes = ?, error = ? WHERE id = ?",
+            [SQLValue(Library.now), SQLValue(httpStatus), SQLValue(bytes), SQLValue(error), SQLValue(id)])
+    }
+
+    /// The download attempts of an episode, oldest first.
+    public func attempts(of episode: Episode) throws(StoreError) -> [DownloadAttempt] {
+        try database.rows(
+            "SELECT \(DownloadAttempt.columns) FROM download_attempts WHERE episode_id = ? ORDER BY id",
+            [SQLValue(episode.id)]
+        ).map(DownloadAttempt.init)
+    }
+
+    /// Moves a complete, synced partial download into place and records it, in one transaction
+    /// with the episode becoming `downloaded`: either both happen or neither does.
+    ///
+    /// The file gets the mode of the episode's protection first; the mode and owner recorded are
+    /// the ones read back from disk.
+    /// - Throws: `StoreError`; the partial file is then still there, unrecorded.
+    public func recordDownload(
+        of episode: Episode, partialName: String, finalName: String, size: Int, sha256: String,
+        contentType: String?
+    ) throws(StoreError) -> EpisodeFile {
+        let directory = directory(of: episode)
+        let partialPath = directory + "/" + partialName
+        let finalPath = directory + "/" + finalName
+        try FileSystem.changeMode(partialPath, to: episode.protection.fileMode)
+        guard let info = FileSystem.status(partialPath) else {
+            throw .io(path: partialPath, operation: "read", errno: errno)
+        }
+        let relativePath = "episodes/\(episode.uuid)/\(finalName)"
+        do {
+            try database.inTransaction {
+                try database.run("DELETE FROM files WHERE episode_id = ?", [SQLValue(episode.id)])
+                try database.run(
+                    """
+                    INSERT INTO files (episode_id, relative_path, size, sha256, mode, owner_uid, protection,
+                                       content_type, recorded_at, verified_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [SQLValue(episode.id), .text(relativePath), SQLValue(size), .text(sha256),
+                     SQLValue(Int(info.st_mode & 0o7777)), SQLValue(Int(info.st_uid)),
+                     .text(episode.protection.rawValue), SQLValue(contentType), SQLValue(Library.now),
+                     SQLValue(Library.now)])
+                try database.run(
+                    "UPDATE episodes SET state = 'downloaded', downloaded_at = ?, validator = NULL WHERE id = ?",
+                    [SQLValue(Library.now), SQLValue(episode.id)])
+                // Last, so a failure above leaves the file partial; a crash after it is repaired
+                // by partialFile(of:).
+                try FileSystem.rename(partialPath, to: finalPath)
+                try FileSystem.syncDirectory(directory)
+                return .commit
+            }
+        } catch let error as StoreError {
+            if FileSystem.exists(finalPath) && !FileSystem.exists(partialPath) {
+                try? FileSystem.rename(finalPath, to: partialPath)
+            }
+            throw error
+        } catch {
+            fatalError("inTransaction rethrew a non-store error: \(error)")
+        }
+        return try files(of: episode)[0]
+    }
+}

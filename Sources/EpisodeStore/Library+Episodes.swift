@@ -1,0 +1,89 @@
+import Foundation
+
+extension Library {
+    /// Records a new episode to be downloaded from `sourceURL`.
+    public func createEpisode(title: String, sourceURL: String, protection: Protection) throws(StoreError) -> Episode {
+        try database.run(
+            "INSERT INTO episodes (uuid, title, source_url, state, protection, created_at) VALUES (?, ?, ?, 'new', ?, ?)",
+            [.text(UUID().uuidString.lowercased()), .text(title), .text(sourceURL), .text(protection.rawValue),
+             SQLValue(Library.now)])
+        return try episode(id: database.lastInsertedRowID)!
+    }
+
+    public func episode(id: Int) throws(StoreError) -> Episode? {
+        try database.rows("SELECT \(Episode.columns) FROM episodes WHERE id = ?", [SQLValue(id)]).first.map(Episode.init)
+    }
+
+    /// The episode fetched on its own (not from a feed) from `sourceURL`, if there is one.
+    public func standaloneEpisode(sourceURL: String) throws(StoreError) -> Episode? {
+        try database.rows(
+            "SELECT \(Episode.columns) FROM episodes WHERE source_url = ? AND feed_id IS NULL ORDER BY id DESC LIMIT 1",
+            [.text(sourceURL)]
+        ).first.map(Episode.init)
+    }
+
+    /// Every episode, oldest first.
+    public func episodes() throws(StoreError) -> [Episode] {
+        try database.rows("SELECT \(Episode.columns) FROM episodes ORDER BY id").map(Episode.init)
+    }
+
+    /// The episode a user means by `reference`: its number, or a unique prefix of its UUID.
+    /// - Throws: `StoreError.episodeNotFound` or `.ambiguousEpisode`.
+    public func episode(matching reference: String) throws(StoreError) -> Episode {
+        if let id = Int(reference), let episode = try episode(id: id) { return episode }
+        let prefix = reference.lowercased()
+        guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw .episodeNotFound(reference)
+        }
+        let matches = try database.rows(
+            "SELECT \(Episode.columns) FROM episodes WHERE substr(uuid, 1, ?) = ? LIMIT 2",
+            [SQLValue(prefix.count), .text(prefix)])
+        switch matches.count {
+        case 0: throw .episodeNotFound(reference)
+        case 1: return Episode(row: matches[0])
+        default:
+            let count = try database.rows(
+                "SELECT count(*) FROM episodes WHERE substr(uuid, 1, ?) = ?", [SQLValue(prefix.count), .text(prefix)])
+            throw .ambiguousEpisode(reference, matches: Int(count[0].int(0) ?? 2))
+        }
+    }
+
+    public func setState(_ state: EpisodeState, of episode: Episode) throws(StoreError) {
+        try database.run("UPDATE episodes SET state = ? WHERE id = ?", [.text(state.rawValue), SQLValue(episode.id)])
+    }
+
+    /// Remembers the validator of the partial download so a resume can send it as If-Range.
+    public func setValidator(_ validator: String?, of episode: Episode) throws(StoreError) {
+        try database.run("UPDATE episodes SET validator = ? WHERE id = ?", [SQLValue(validator), SQLValue(episode.id)])
+    }
+
+    public func setTitle(_ title: String, of episode: Episode) throws(StoreError) {
+        try database.run("UPDATE episodes SET title = ? WHERE id = ?", [.text(title), SQLValue(episode.id)])
+    }
+
+    /// The recorded files of an episode.
+    public func files(of episode: Episode) throws(StoreError) -> [EpisodeFile] {
+        try database.rows(
+            "SELECT \(EpisodeFile.columns) FROM files WHERE episode_id = ? ORDER BY id", [SQLValue(episode.id)]
+        ).map(EpisodeFile.init)
+    }
+
+    /// Where the listener is in an episode (the start, if it was never played).
+    public func playbackState(of episode: Episode) throws(StoreError) -> PlaybackState {
+        guard let row = try database.rows(
+            "SELECT position_ms, played FROM playback_state WHERE episode_id = ?", [SQLValue(episode.id)]
+        ).first else { return .start }
+        return PlaybackState(positionMilliseconds: Int(row.int(0) ?? 0), played: row.int(1) == 1)
+    }
+
+    public func setPlaybackState(_ state: PlaybackState, of episode: Episode) throws(StoreError) {
+        try database.run(
+            """
+            INSERT INTO playback_state (episode_id, position_ms, played, updated_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (episode_id) DO UPDATE SET position_ms = excluded.position_ms,
+                played = excluded.played, updated_at = excluded.updated_at
+            """,
+            [SQLValue(episode.id), SQLValue(state.positionMilliseconds), SQLValue(state.played ? 1 : 0),
+             SQLValue(Library.now)])
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The podcli data directory: the SQLite database and the per-episode directories it describes.
+///
+/// Layout: `<directory>/podcli.db`, `<directory>/episodes/<uuid>/<file>`. The store is the only
+/// writer of both, so it can keep them in step: a file is recorded in the same transaction that
+/// renames it into place, and a removal deletes rows and files together.
+/// Not `Sendable`: one library per thread, like its `Database`.
+public final class Library {
+    /// The data directory (absolute).
+    public let directory: String
+    public let database: Database
+
+    /// Opens the library in `directory`, creating it (mode 0700) and upgrading its schema.
+    /// - Throws: `StoreError` when the directory or database cannot be set up, or was written by
+    ///   a newer podcli.
+    public init(directory: String) throws(StoreError) {
+        let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
+        try Library.makeDirectories(directory)
+        self.directory = directory
+        self.database = try Database(path: directory + "/podcli.db")
+        try Migrator().migrate(database)
+        sweepTrash()
+    }
+
+    public var episodesDirectory: String { directory + "/episodes" }
+
+    /// The directory of one episode's files.
+    public func directory(of episode: Episode) -> String { episodesDirectory + "/" + episode.uuid }
+
+    /// The absolute path of a recorded file.
+    public func path(of file: EpisodeFile) -> String { directory + "/" + file.relativePath }
+
+    private static func makeDirectories(_ directory: String) throws(StoreError) {
+        var path = ""
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            if !FileSystem.exists(path) { try FileSystem.makeDirectory(path, mode: 0o700) }
+        }
+        if !FileSystem.exists(directory + "/episodes") {
+            try FileSystem.makeDirectory(directory + "/episodes", mode: 0o755)
+        }
+    }
+
+    /// Finishes removals that were committed but interrupted before their files were deleted.
+    private func sweepTrash() {
+        for name in FileSystem.entries(episodesDirectory) where name.hasPrefix(Library.trashPrefix) {
+            try? FileSystem.removeTree(episodesDirectory + "/" + name)
+        }
+    }
+
+    static let trashPrefix = ".removed-"
+
+    static var now: Int { Int(Date().timeIntervalSince1970) }
+}

@@ -1,0 +1,107 @@
+import CSQLite
+
+/// One prepared SQLite statement, owned and finalized by this object.
+///
+/// Not `Sendable`: it belongs to the `Database` that made it, on that database's thread.
+public final class Statement {
+    private let handle: OpaquePointer
+    private let connection: OpaquePointer
+    let sql: String
+
+    init(connection: OpaquePointer, sql: String) throws(StoreError) {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            throw Database.error(connection, code, "preparing `\(sql)`")
+        }
+        self.handle = statement
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds `values` to the parameters in order, replacing earlier bindings.
+    func bind(_ values: [SQLValue]) throws(StoreError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let integer): code = sqlite3_bind_int64(handle, index, integer)
+            case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+            }
+            guard code == SQLITE_OK else { throw Database.error(connection, code, "binding `\(sql)`") }
+        }
+    }
+
+    /// Advances to the next row; false once the statement is done.
+    func step() throws(StoreError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code: throw Database.error(connection, code, "running `\(sql)`")
+        }
+    }
+
+    /// Runs the statement to completion with `values` bound, returning every row.
+    func rows(_ values: [SQLValue]) throws(StoreError) -> [Row] {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        var rows: [Row] = []
+        while try step() { rows.append(currentRow()) }
+        return rows
+    }
+
+    private func currentRow() -> Row {
+        let count = sqlite3_column_count(handle)
+        var values: [SQLValue] = []
+        values.reserveCapacity(Int(count))
+        for column in 0..<count {
+            switch sqlite3_column_type(handle, column) {
+            case SQLITE_NULL: values.append(.null)
+            case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(handle, column)))
+            default:
+                let text = sqlite3_column_text(handle, column).map { String(cString: $0) } ?? ""
+                values.append(.text(text))
+            }
+        }
+        return Row(values: values)
+    }
+}
+
+/// A value SQLite stores for podcli: podcli needs no floats or blobs.
+public enum SQLValue: Equatable, Sendable {
+    case null
+    case integer(Int64)
+    case text(String)
+}
+
+/// One result row; columns are read by position, in the order of the SELECT.
+public struct Row: Sendable {
+    let values: [SQLValue]
+
+    func int(_ column: Int) -> Int64? {
+        if case .integer(let value) = values[column] { return value }
+        return nil
+    }
+
+    func string(_ column: Int) -> String? {
+        switch values[column] {
+        case .text(let value): return value
+        case .integer(let value): return String(value)
+        case .null: return nil
+        }
+    }
+}
+
+extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    init(_ text: String?) { self = text.map(SQLValue.text) ?? .null }
+    init(_ integer: Int?) { self = integer.map { .integer(Int64($0)) } ?? .null }
+    init(_ integer: Int) { self = .integer(Int64(integer)) }
+}

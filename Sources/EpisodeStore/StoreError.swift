@@ -1,0 +1,50 @@
+/// Everything that can go wrong in the episode store, worded so a user can act on it.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// SQLite refused an operation: its result code, its own message, and what podcli was doing.
+    case sqlite(code: Int32, message: String, operation: String)
+    /// The database was written by a newer podcli, whose schema this build does not know.
+    case newerSchema(path: String, found: Int, supported: Int)
+    /// A migration failed and was rolled back; the database stays at the previous version.
+    case migrationFailed(name: String, message: String)
+    /// A file operation in the data directory failed.
+    case io(path: String, operation: String, errno: Int32)
+    /// No episode matches what the user typed.
+    case episodeNotFound(String)
+    /// More than one episode matches a UUID prefix.
+    case ambiguousEpisode(String, matches: Int)
+    /// Another podcli process holds what this one needs.
+    case busy(String)
+
+    public var description: String {
+        switch self {
+        case .sqlite(let code, let message, let operation):
+            return "database error while \(operation): \(message) (SQLite code \(code))"
+        case .newerSchema(let path, let found, let supported):
+            return "\(path) was written by a newer podcli (schema \(found); this podcli knows up to "
+                + "\(supported)): upgrade podcli, or use another --home"
+        case .migrationFailed(let name, let message):
+            return "could not upgrade the database with \(name): \(message); nothing was changed"
+        case .io(let path, let operation, let errno):
+            return "could not \(operation) \(path): \(String(cString: strerror(errno)))"
+        case .episodeNotFound(let reference):
+            return "no episode '\(reference)': give its number or a UUID prefix (see 'podcli list')"
+        case .ambiguousEpisode(let reference, let matches):
+            return "'\(reference)' matches \(matches) episodes: give more of the UUID"
+        case .busy(let what):
+            return "busy: \(what); try again when it has finished"
+        }
+    }
+
+    /// True when the failure is the disk being full or over quota.
+    public var isOutOfSpace: Bool {
+        switch self {
+        case .sqlite(let code, _, _): return code & 0xFF == 13  // SQLITE_FULL
+        case .io(_, _, let errno): return errno == ENOSPC || errno == EDQUOT || errno == EFBIG
+        default: return false
+        }
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif

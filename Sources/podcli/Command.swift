@@ -1,0 +1,10 @@
+import Arguments
+
+/// A podcli subcommand: declared once as data (`spec`, from which parsing and `--help` come),
+/// then run with what was parsed.
+protocol Command: Sendable {
+    static var spec: CommandSpec { get }
+    /// - Throws: `UsageError` for arguments the parser could not judge, or whatever the work
+    ///   throws; `main` turns either into one line on stderr and an exit code.
+    static func run(_ arguments: ParsedArguments, in context: Context) throws
+}

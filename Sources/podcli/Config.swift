@@ -1,0 +1,37 @@
+import EpisodeStore
+import Foundation
+
+/// podcli's configuration file: `key = value` lines, `#` comments, blank lines ignored.
+///
+/// Known keys (more come with later features):
+/// - `protection = private|open`: the protection class of new downloads.
+struct Config {
+    var protection: Protection = .private
+
+    /// Reads `path`; a missing file is the defaults.
+    /// - Throws: `CommandFailure` (usage) naming the file and line of a bad key or value.
+    init(path: String) throws(CommandFailure) {
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let text = String(decoding: data, as: UTF8.self)
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let location = "\(path):\(index + 1)"
+            guard let equals = line.firstIndex(of: "=") else {
+                throw CommandFailure(description: "\(location): expected 'key = value'", exitCode: .usage)
+            }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            switch key {
+            case "protection":
+                guard let protection = Protection(rawValue: value) else {
+                    throw CommandFailure(
+                        description: "\(location): protection must be private or open, not '\(value)'", exitCode: .usage)
+                }
+                self.protection = protection
+            default:
+                throw CommandFailure(description: "\(location): unknown key '\(key)'", exitCode: .usage)
+            }
+        }
+    }
+}

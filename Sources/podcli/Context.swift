@@ -1,0 +1,49 @@
+import Arguments
+import Downloads
+import EpisodeStore
+import Foundation
+
+/// What every command may use: output, the data directory, the configuration, the library.
+/// Opened lazily, so `--help` or a usage error touches no file.
+final class Context {
+    let output: Output
+    let environment: [String: String]
+    private let home: String?
+    private var openedLibrary: Library?
+
+    init(arguments: ParsedArguments, environment: [String: String]) {
+        self.environment = environment
+        self.home = arguments[GlobalOptions.home]
+        self.output = Output(quiet: arguments[GlobalOptions.quiet], stderrIsTerminal: isatty(2) == 1)
+    }
+
+    lazy var directories: Result<DataDirectory, CommandFailure> = Result { () throws(CommandFailure) in
+        try DataDirectory(home: home, environment: environment)
+    }
+
+    /// The configuration file's settings (defaults when there is no file).
+    func config() throws -> Config { try Config(path: directories.get().configFile) }
+
+    /// The library in the data directory, created and upgraded on first use.
+    func library() throws -> Library {
+        if let openedLibrary { return openedLibrary }
+        let library = try Library(directory: directories.get().data)
+        openedLibrary = library
+        return library
+    }
+
+    /// A downloader with podcli's policy.
+    func downloader() -> Downloader {
+        Downloader(policy: DownloadPolicy(userAgent: "podcli/\(Podcli.version)"))
+    }
+}
+
+/// Options every command accepts, before or after its name.
+enum GlobalOptions {
+    static let home = Option(
+        "home", valueName: "dir", help: "Keep everything podcli writes (database, episodes, config) in <dir>.")
+    static let quiet = Flag("quiet", short: "q", help: "Print nothing but errors.")
+
+    static let options = [home]
+    static let flags = [quiet]
+}

@@ -1,0 +1,43 @@
+/// Where podcli keeps its database and episodes, by the XDG base directory rules.
+///
+/// `--home DIR` or `PODCLI_HOME=DIR` puts everything podcli writes under DIR; otherwise data goes
+/// to `$XDG_DATA_HOME/podcli` (default `~/.local/share/podcli`) and configuration comes from
+/// `$XDG_CONFIG_HOME/podcli/config` (default `~/.config/podcli/config`).
+struct DataDirectory {
+    let data: String
+    let configFile: String
+
+    init(home: String?, environment: [String: String]) throws(CommandFailure) {
+        if let home = home ?? environment["PODCLI_HOME"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            let absolute = DataDirectory.absolute(home, environment: environment)
+            data = absolute
+            configFile = absolute + "/config"
+            return
+        }
+        guard let userHome = environment["HOME"], !userHome.isEmpty else {
+            throw CommandFailure(description: "HOME is not set: give --home DIR or set PODCLI_HOME", exitCode: .usage)
+        }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap(DataDirectory.usable) ?? userHome + "/.local/share"
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap(DataDirectory.usable) ?? userHome + "/.config"
+        data = dataHome + "/podcli"
+        configFile = configHome + "/podcli/config"
+    }
+
+    /// The XDG spec says relative paths in these variables are invalid and must be ignored.
+    private static func usable(_ path: String) -> String? { path.hasPrefix("/") ? path : nil }
+
+    private static func absolute(_ path: String, environment: [String: String]) -> String {
+        if path.hasPrefix("/") { return path }
+        if path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] { return home + path.dropFirst() }
+        return currentDirectory() + "/" + path
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+private func currentDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+    return getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "."
+}

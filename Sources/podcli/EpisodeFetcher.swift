@@ -1,0 +1,84 @@
+import Downloads
+import EpisodeStore
+
+/// Downloads an episode's audio into its directory and records it: the one path from a URL to
+/// a recorded file, used by `fetch` and by `verify --repair`.
+struct EpisodeFetcher {
+    let library: Library
+    let downloader: Downloader
+    let output: Output
+
+    /// Downloads (or resumes) `episode` and records its file.
+    /// - Throws: `DownloadError` or `StoreError`; the episode is then marked failed, and a
+    ///   resumable partial file stays for the next run.
+    func fetch(_ episode: Episode) throws -> EpisodeFile {
+        let lock = try library.lock(episode)
+        defer { withExtendedLifetime(lock) {} }
+        try library.setState(.downloading, of: episode)
+        let request = DownloadRequest(
+            url: episode.sourceURL, directory: library.directory(of: episode),
+            partialName: try library.partialFile(of: episode), validator: episode.validator,
+            fileMode: episode.protection.fileMode)
+        let progress = ProgressBar(output: output, label: "#\(episode.id)")
+        var recorder = AttemptRecorder(library: library, episode: episode)
+        do {
+            let result = try downloader.download(request) { event in
+                switch event {
+                case .progress(let received, let total):
+                    progress.update(received: received, total: total)
+                case .waiting(let seconds, let reason):
+                    progress.finish()
+                    output.note("\(reason); retrying in \(String(format: "%.1f", seconds)) s")
+                default:
+                    recorder.take(event)
+                }
+            }
+            progress.finish()
+            try recorder.check()
+            return try library.recordDownload(
+                of: episode, partialName: result.partialName, finalName: result.fileName, size: result.size,
+                sha256: result.sha256, contentType: result.contentType)
+        } catch {
+            progress.finish()
+            try? library.setState(.failed, of: episode)
+            throw error
+        }
+    }
+}
+
+/// Writes each download attempt into the store as it happens, keeping the first store error
+/// (the download callbacks cannot throw) to be raised after the transfer.
+private struct AttemptRecorder {
+    let library: Library
+    let episode: Episode
+    private var attemptID: Int?
+    private var firstError: StoreError?
+
+    init(library: Library, episode: Episode) {
+        self.library = library
+        self.episode = episode
+    }
+
+    mutating func take(_ event: DownloadEvent) {
+        do throws(StoreError) {
+            switch event {
+            case .attemptStarted(let url, _):
+                attemptID = try library.beginAttempt(for: episode, url: url)
+            case .responseStarted(_, let validator):
+                try library.setValidator(validator, of: episode)
+            case .attemptFinished(let status, let bytes, let error):
+                if let attemptID { try library.finishAttempt(attemptID, httpStatus: status, bytes: bytes, error: error) }
+            case .progress, .waiting:
+                break
+            }
+        } catch {
+            firstError = firstError ?? error
+        }
+    }
+
+    func check() throws(StoreError) {
+        if let firstError { throw firstError }
+    }
+}
+
+import Foundation

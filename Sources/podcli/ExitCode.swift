@@ -1,0 +1,48 @@
+import Downloads
+import EpisodeStore
+
+/// The exit codes scripts can rely on, in the spirit of sysexits(3). Documented in the README.
+enum ExitCode: Int32, CaseIterable {
+    case success = 0
+    /// `verify` found files that differ from their record and were not repaired.
+    case drift = 1
+    /// The command line was wrong.
+    case usage = 64
+    /// The content is not what it should be (not audio, a broken file).
+    case badContent = 65
+    /// No such episode.
+    case notFound = 66
+    /// The network or the server failed (after retries).
+    case network = 69
+    /// The disk or the database failed (full disk, permissions, I/O).
+    case storage = 74
+    /// Another podcli holds what is needed; try again later.
+    case busy = 75
+
+    /// The code for an error a command threw.
+    init(for error: Error) {
+        switch error {
+        case let error as DownloadError:
+            switch error {
+            case .invalidURL: self = .usage
+            case .notAudio: self = .badContent
+            case .storage: self = .storage
+            case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .incomplete: self = .network
+            }
+        case let error as StoreError:
+            switch error {
+            case .episodeNotFound, .ambiguousEpisode: self = .notFound
+            case .busy: self = .busy
+            case .sqlite, .newerSchema, .migrationFailed, .io: self = .storage
+            }
+        case let failure as CommandFailure: self = failure.exitCode
+        default: self = .storage
+        }
+    }
+}
+
+/// A failure a command reports itself, with its own message and exit code.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    let exitCode: ExitCode
+}

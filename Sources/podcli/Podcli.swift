@@ -1,0 +1,54 @@
+import Arguments
+import Foundation
+
+/// The root command: parses the command line, runs the subcommand, and is the one place that
+/// turns errors into a line on stderr and an exit code.
+enum Podcli {
+    static let version = "0.1.0"
+
+    static let commands: [any Command.Type] = [Fetch.self, List.self, Show.self, Remove.self, Verify.self]
+
+    static let spec = CommandSpec(
+        name: "podcli",
+        abstract: "An offline podcast manager: download episodes, keep them safe, play them.",
+        discussion: "Data lives in $XDG_DATA_HOME/podcli (or --home DIR / PODCLI_HOME).",
+        subcommands: commands.map { $0.spec })
+
+    static let parser = ArgumentParser(
+        root: spec, globalOptions: GlobalOptions.options, globalFlags: GlobalOptions.flags, version: version)
+
+    /// Runs podcli with `arguments` (without argv[0]) and returns the exit code.
+    static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let invocation: Invocation
+        do {
+            switch try parser.parse(arguments) {
+            case .help(let text):
+                FileHandle.standardOutput.write(Data((text + "\n").utf8))
+                return ExitCode.success.rawValue
+            case .version(let text):
+                FileHandle.standardOutput.write(Data((text + "\n").utf8))
+                return ExitCode.success.rawValue
+            case .run(let parsed):
+                invocation = parsed
+            }
+        } catch {
+            FileHandle.standardError.write(Data((error.message + "\n").utf8))
+            return UsageFailure.exitCode
+        }
+        let context = Context(arguments: invocation.arguments, environment: environment)
+        guard let command = commands.first(where: { $0.spec.name == invocation.command.name }) else {
+            FileHandle.standardError.write(Data((parser.usageFailure(.missingCommand, for: invocation).message + "\n").utf8))
+            return UsageFailure.exitCode
+        }
+        do {
+            try command.run(invocation.arguments, in: context)
+            return ExitCode.success.rawValue
+        } catch let error as UsageError {
+            FileHandle.standardError.write(Data((parser.usageFailure(error, for: invocation).message + "\n").utf8))
+            return UsageFailure.exitCode
+        } catch {
+            context.output.error("\(error)")
+            return ExitCode(for: error).rawValue
+        }
+    }
+}
