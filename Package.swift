@@ -11,6 +11,7 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CSystem"),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -22,17 +23,16 @@ let package = Package(
         .target(
             name: "EpisodeStore", dependencies: ["CSQLite", "Digest"],
             plugins: ["EmbedMigrations"]),
-        .target(name: "Downloads", dependencies: ["CCurl", "Digest"]),
+        .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest"]),
         .executableTarget(
             name: "podcli", dependencies: ["Arguments", "EpisodeStore", "Downloads"]),
 
-        // Tests mirror the modules.
+        // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
+        // temporary directories and the runner for the built podcli executable.
+        .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
-        .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore"]),
-        .testTarget(
-            name: "DownloadsTests", dependencies: ["Downloads"],
-            exclude: []),
-        .testTarget(
-            name: "podcliTests", dependencies: ["podcli", "EpisodeStore"]),
+        .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
+        .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport"]),
     ]
 )

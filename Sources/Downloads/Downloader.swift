@@ -155,7 +155,7 @@ public final class Downloader {
         return .complete(
             DownloadResult(
                 partialName: partialName, fileName: String(partialName.dropLast(".part".count)), size: file.size,
-                sha256: sha256, contentType: attempt.headers.mediaType, finalURL: result.effectiveURL))
+                sha256: sha256, contentType: attempt.discardingBody ? nil : attempt.headers.mediaType, finalURL: result.effectiveURL))
     }
 
     private func curlFailure(_ result: Transfer.Result, url: String, file: PartialFile) throws(DownloadError) -> Outcome {

@@ -1,0 +1,13 @@
+#ifndef CSYSTEM_H
+#define CSYSTEM_H
+// Linux calls Swift's Glibc module does not show (they need _GNU_SOURCE).
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+
+/// Starts writing back the given range of a file without waiting, so a later fsync has little
+/// left to do. Returns 0, or -1 with errno set.
+int csystem_start_writeback(int fd, long long offset, long long length);
+
+#endif

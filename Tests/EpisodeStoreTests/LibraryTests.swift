@@ -1,0 +1,151 @@
+import Digest
+import Foundation
+import Testing
+
+@testable import EpisodeStore
+
+@Suite struct LibraryTests {
+    let directory = TestDirectory()
+
+    private func makeLibrary() throws -> Library { try Library(directory: directory.path + "/data") }
+
+    /// Writes `content` as the episode's partial file, as a finished download leaves it.
+    private func writePartial(_ content: String, named name: String, for episode: Episode, in library: Library) throws -> (size: Int, sha256: String) {
+        try library.prepareDirectory(for: episode)
+        let path = library.directory(of: episode) + "/" + name
+        try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+        return (content.utf8.count, SHA256.ofFile(atPath: path)!)
+    }
+
+    private func mode(_ path: String) -> UInt32 {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int).map { UInt32($0!) } ?? 0
+    }
+
+    @Test func createsTheDataDirectoryPrivateWithTheDatabaseInIt() throws {
+        let library = try makeLibrary()
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/data/podcli.db"))
+        #expect(mode(directory.path + "/data") == 0o700)
+        #expect(library.episodesDirectory == directory.path + "/data/episodes")
+    }
+
+    @Test func findsEpisodesByNumberOrUniqueUUIDPrefix() throws {
+        let library = try makeLibrary()
+        let first = try library.createEpisode(title: "One", sourceURL: "http://x/1.mp3", protection: .private)
+        let second = try library.createEpisode(title: "Two", sourceURL: "http://x/2.mp3", protection: .open)
+        #expect(try library.episode(matching: "\(second.id)") == second)
+        #expect(try library.episode(matching: String(first.uuid.prefix(8)).uppercased()) == first)
+        #expect(throws: StoreError.episodeNotFound("999")) { try library.episode(matching: "999") }
+        #expect(throws: StoreError.episodeNotFound("zz")) { try library.episode(matching: "zz") }
+        let common = String(zip(first.uuid, second.uuid).prefix { $0 == $1 }.map(\.0))
+        if !common.isEmpty {
+            #expect(throws: StoreError.ambiguousEpisode(common, matches: 2)) { try library.episode(matching: common) }
+        }
+    }
+
+    @Test func recordingMovesThePartialFileIntoPlaceAndAppliesProtection() throws {
+        let library = try makeLibrary()
+        for protection in Protection.allCases {
+            let episode = try library.createEpisode(title: "E", sourceURL: "http://x/\(protection).mp3", protection: protection)
+            let (size, digest) = try writePartial("audio bytes", named: "e.mp3.part", for: episode, in: library)
+            let file = try library.recordDownload(
+                of: episode, partialName: "e.mp3.part", finalName: "e.mp3", size: size, sha256: digest,
+                contentType: "audio/mpeg")
+            #expect(file.relativePath == "episodes/\(episode.uuid)/e.mp3")
+            #expect(file.mode == UInt32(protection.fileMode))
+            #expect(file.ownerUID == getuid())
+            #expect(mode(library.path(of: file)) == UInt32(protection.fileMode))
+            #expect(mode(library.directory(of: episode)) == UInt32(protection.directoryMode))
+            #expect(!FileManager.default.fileExists(atPath: library.directory(of: episode) + "/e.mp3.part"))
+            #expect(try library.episode(id: episode.id)?.state == .downloaded)
+            #expect(library.check(file, of: episode).isEmpty)
+        }
+    }
+
+    @Test func aFailedRecordingLeavesThePartialFileUnrecorded() throws {
+        let library = try makeLibrary()
+        let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)
+        let (size, _) = try writePartial("abc", named: "e.mp3.part", for: episode, in: library)
+        // A checksum the schema refuses makes the INSERT fail inside the transaction.
+        #expect(throws: StoreError.self) {
+            try library.recordDownload(
+                of: episode, partialName: "e.mp3.part", finalName: "e.mp3", size: size, sha256: "short",
+                contentType: nil)
+        }
+        #expect(FileManager.default.fileExists(atPath: library.directory(of: episode) + "/e.mp3.part"))
+        #expect(!FileManager.default.fileExists(atPath: library.directory(of: episode) + "/e.mp3"))
+        #expect(try library.files(of: episode).isEmpty)
+        #expect(try library.episode(id: episode.id)?.state == .new)
+    }
+
+    @Test func anUnrecordedCompleteFileBecomesPartialAgain() throws {
+        let library = try makeLibrary()
+        let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)
+        _ = try writePartial("abc", named: "e.mp3", for: episode, in: library)
+        #expect(try library.partialFile(of: episode) == "e.mp3.part")
+        #expect(FileManager.default.fileExists(atPath: library.directory(of: episode) + "/e.mp3.part"))
+    }
+
+    @Test func removeDeletesRowsAndFilesTogether() throws {
+        let library = try makeLibrary()
+        let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)
+        let (size, digest) = try writePartial("abc", named: "e.mp3.part", for: episode, in: library)
+        _ = try library.recordDownload(
+            of: episode, partialName: "e.mp3.part", finalName: "e.mp3", size: size, sha256: digest, contentType: nil)
+        _ = try library.beginAttempt(for: episode, url: episode.sourceURL)
+        try library.setPlaybackState(PlaybackState(positionMilliseconds: 5000, played: false), of: episode)
+        try library.remove(episode)
+        #expect(!FileManager.default.fileExists(atPath: library.directory(of: episode)))
+        #expect(try library.episode(id: episode.id) == nil)
+        for table in ["files", "download_attempts", "playback_state"] {
+            #expect(try library.database.rows("SELECT count(*) FROM \(table)")[0].int(0) == 0)
+        }
+    }
+
+    @Test func aRemovalInterruptedAfterCommitIsFinishedOnNextOpen() throws {
+        let data = directory.path + "/data"
+        let trash = data + "/episodes/" + Library.trashPrefix + "0000"
+        _ = try makeLibrary()
+        try FileManager.default.createDirectory(atPath: trash, withIntermediateDirectories: true)
+        _ = try makeLibrary()
+        #expect(!FileManager.default.fileExists(atPath: trash))
+    }
+
+    @Test func checkReportsEachDriftAndRepairRestoresModes() throws {
+        let library = try makeLibrary()
+        let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)
+        let (size, digest) = try writePartial("original", named: "e.mp3.part", for: episode, in: library)
+        let file = try library.recordDownload(
+            of: episode, partialName: "e.mp3.part", finalName: "e.mp3", size: size, sha256: digest, contentType: nil)
+        let path = library.path(of: file)
+
+        chmod(path, 0o644)
+        chmod(library.directory(of: episode), 0o755)
+        let drifts = library.check(file, of: episode)
+        #expect(drifts == [.directoryMode(expected: 0o700, actual: 0o755), .mode(expected: 0o600, actual: 0o644)])
+        #expect(library.repairAttributes(file, of: episode, drifts: drifts).isEmpty)
+        #expect(library.check(file, of: episode).isEmpty)
+
+        try Data("ORIGINAL".utf8).write(to: URL(fileURLWithPath: path))  // same size, other bytes
+        chmod(path, 0o600)
+        let corrupt = library.check(file, of: episode)
+        #expect(corrupt.count == 1)
+        #expect(corrupt.first?.needsDownload == true)
+        if case .checksum = corrupt.first {} else { Issue.record("expected a checksum drift, got \(corrupt)") }
+
+        try Data("longer than before".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(library.check(file, of: episode) == [.size(expected: 8, actual: 18)])
+
+        try FileManager.default.removeItem(atPath: path)
+        #expect(library.check(file, of: episode) == [.missing])
+    }
+
+    @Test func anEpisodeLockIsExclusiveBetweenHolders() throws {
+        let library = try makeLibrary()
+        let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)
+        var lock: EpisodeLock? = try library.lock(episode)
+        #expect(throws: StoreError.self) { try library.lock(episode) }
+        lock = nil
+        _ = lock
+        #expect(throws: Never.self) { try library.lock(episode) }
+    }
+}
