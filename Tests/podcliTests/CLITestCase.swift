@@ -1,0 +1,49 @@
+import Foundation
+import TestSupport
+
+/// A podcli process world for one test: its own data directory, the shared loopback server, and
+/// source files at URLs of its own.
+struct CLITestCase {
+    let server: FaultServer
+    let home: TemporaryDirectory
+    let podcli: PodcliRunner
+
+    init() throws {
+        server = try FaultServer.shared()
+        home = try TemporaryDirectory(prefix: "podcli-cli")
+        podcli = try PodcliRunner()
+    }
+
+    /// Runs `podcli --home <home> args...`.
+    func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> ProcessResult {
+        try podcli.run(["--home", home.path] + arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Serves `data` (default: audio-looking bytes of `size`) as `name` at a URL of this test's own.
+    func source(_ name: String, size: Int = 200_000, data: Data? = nil) throws -> (url: String, data: Data) {
+        let folder = "cli-\(UUID().uuidString)"
+        let content = data ?? CLITestCase.audioBytes(size)
+        try content.write(to: try server.makeDirectory(folder).appendingPathComponent(name))
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+        return (server.url("/files/\(folder)/\(encoded)"), content)
+    }
+
+    static func audioBytes(_ size: Int) -> Data {
+        var data = Data("ID3\u{4}\0\0\0\0\0\0".utf8)
+        var generator = SystemRandomNumberGenerator()
+        data.append(contentsOf: (0..<(size - 10)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return data
+    }
+
+    /// `podcli show ID --json`, decoded.
+    func show(_ id: String) throws -> [String: Any] {
+        let result = try run(["show", id, "--json"])
+        guard result.status == 0 else { throw TestSupportError("show \(id) failed: \(result)") }
+        return try JSONSerialization.jsonObject(with: result.stdoutData) as! [String: Any]
+    }
+
+    /// The names in the episode directory of `uuid`.
+    func episodeFiles(_ uuid: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: home.path + "/episodes/" + uuid).sorted()) ?? []
+    }
+}
