@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages podcli builds, runs and tests with.
+# (The Swift 6.3 toolchain itself is expected on PATH.)
+set -euo pipefail
+
+packages=(
+    # libraries podcli links
+    libcurl4-openssl-dev libsqlite3-dev libssl-dev libmpg123-dev libasound2-dev
+    # the tests' loopback HTTP server and the demo
+    python3 ca-certificates
+)
+
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
