@@ -8,9 +8,10 @@ import Digest
 /// The `.part` file a download streams into, hashed as it grows, so the SHA-256 is ready the
 /// moment the last byte is written. One owner of its file descriptor.
 ///
-/// libcurl delivers at most 16 KiB per callback; appends are gathered into a buffer that fits
-/// the CPU cache and is hashed there, then written with one call. Writeback to disk is started
-/// as the file grows, so the final fsync waits for little.
+/// libcurl delivers at most 16 KiB per callback; appends are gathered into one of two buffers
+/// that fit the CPU cache. A full buffer is hashed on a second thread while this one writes it
+/// and fills the other. Writeback to disk is started as the file grows, so the final fsync waits
+/// for little.
 final class PartialFile {
     let directory: String
     private(set) var name: String?
@@ -20,9 +21,11 @@ final class PartialFile {
     /// The ETag or Last-Modified the content came with, for If-Range on a resume.
     var validator: String?
     private var descriptor: Int32 = -1
-    private var hasher = SHA256()
+    private let hasher = BackgroundHasher()
     private let mode: mode_t
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: PartialFile.bufferSize, alignment: 64)
+    private var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: PartialFile.bufferSize, alignment: 64)
+    /// The buffer being hashed while `buffer` fills.
+    private var spare = UnsafeMutableRawBufferPointer.allocate(byteCount: PartialFile.bufferSize, alignment: 64)
     private var buffered = 0
     /// Bytes of the file on disk (or handed to the kernel): `size - buffered`.
     private var written = 0
@@ -54,7 +57,7 @@ final class PartialFile {
                 throw .storage(path: path, errno: errno)
             }
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            hasher.update(bytes)
+            hasher.updateNow(bytes)
             keepHead(bytes)
             size += count
         }
@@ -63,7 +66,9 @@ final class PartialFile {
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
+        hasher.waitForUpdates()
         buffer.deallocate()
+        spare.deallocate()
     }
 
     var path: String? { name.map { directory + "/" + $0 } }
@@ -104,10 +109,13 @@ final class PartialFile {
         return 0
     }
 
-    /// Hashes and writes the buffered bytes. Returns 0 or the errno of the failed write.
+    /// Hashes (on the hasher's thread) and writes the buffered bytes, then switches buffers.
+    /// Returns 0 or the errno of the failed write.
     private func flush() -> Int32 {
+        hasher.waitForUpdates()  // `spare` is free again
         let pending = UnsafeRawBufferPointer(rebasing: buffer[0..<buffered])
         hasher.update(pending)
+        swap(&buffer, &spare)
         var offset = 0
         while offset < pending.count {
             let count = write(descriptor, pending.baseAddress! + offset, pending.count - offset)
@@ -130,7 +138,7 @@ final class PartialFile {
 
     /// Flushes the file to disk and returns its SHA-256. Call once, when the content is complete.
     func finish() throws(DownloadError) -> String {
-        let code = flush()
+        let code = buffered > 0 ? flush() : 0
         guard code == 0 else { throw .storage(path: path ?? directory, errno: code) }
         guard fsync(descriptor) == 0 else { throw .storage(path: path ?? directory, errno: errno) }
         close(descriptor)
@@ -155,7 +163,7 @@ final class PartialFile {
 
     private func resetContent() {
         validator = nil
-        hasher = SHA256()
+        hasher.reset()
         size = 0
         buffered = 0
         written = 0
