@@ -11,95 +11,95 @@
 ///   given no subcommand, bare `podcli` included, fails with `.missingCommand`; `main` may
 ///   catch that case and print `parse(["--help"])` instead.
 public struct ArgumentParser: Sendable {
-  private static let helpTopic = Positional(
-    "subcommand", help: "The subcommand to show help for.", isOptional: true, isRepeating: true)
-  private static let helpCommand = CommandSpec(
-    name: "help", abstract: "Show subcommand help information.", positionals: [helpTopic])
+    private static let helpTopic = Positional(
+        "subcommand", help: "The subcommand to show help for.", isOptional: true, isRepeating: true)
+    private static let helpCommand = CommandSpec(
+        name: "help", abstract: "Show subcommand help information.", positionals: [helpTopic])
 
-  /// The root as given, plus the `help` subcommand if one was added.
-  public let root: CommandSpec
-  public let globalOptions: [Option]
-  public let globalFlags: [Flag]
-  /// The version alone, e.g. `0.1.0`.
-  public let version: String
-  private let hasHelpCommand: Bool
-  private let renderer: HelpRenderer
+    /// The root as given, plus the `help` subcommand if one was added.
+    public let root: CommandSpec
+    public let globalOptions: [Option]
+    public let globalFlags: [Flag]
+    /// The version alone, e.g. `0.1.0`.
+    public let version: String
+    private let hasHelpCommand: Bool
+    private let renderer: HelpRenderer
 
-  public init(
-    root: CommandSpec, globalOptions: [Option] = [], globalFlags: [Flag] = [], version: String
-  ) {
-    // A command of the root's own named `help` takes precedence over the automatic one.
-    let names = root.subcommands.map(\.name)
-    hasHelpCommand = !names.isEmpty && !names.contains(Self.helpCommand.name)
-    self.root =
-      hasHelpCommand ? root.with(subcommands: root.subcommands + [Self.helpCommand]) : root
-    self.globalOptions = globalOptions
-    self.globalFlags = globalFlags
-    self.version = version
-    renderer = HelpRenderer(globalOptions: globalOptions, globalFlags: globalFlags)
-  }
-
-  /// Parses `arguments` (without argv[0]) into a command to run, or help or version text.
-  public func parse(_ arguments: [String]) throws(UsageFailure) -> ParseOutcome {
-    var scanner = ArgumentScanner(
-      root: root, globalOptions: globalOptions, globalFlags: globalFlags)
-    var scanError: UsageError?
-    do throws(UsageError) {
-      try scanner.scan(arguments)
-    } catch {
-      scanError = error
+    public init(
+        root: CommandSpec, globalOptions: [Option] = [], globalFlags: [Flag] = [], version: String
+    ) {
+        // A command of the root's own named `help` takes precedence over the automatic one.
+        let names = root.subcommands.map(\.name)
+        hasHelpCommand = !names.isEmpty && !names.contains(Self.helpCommand.name)
+        self.root =
+            hasHelpCommand ? root.with(subcommands: root.subcommands + [Self.helpCommand]) : root
+        self.globalOptions = globalOptions
+        self.globalFlags = globalFlags
+        self.version = version
+        renderer = HelpRenderer(globalOptions: globalOptions, globalFlags: globalFlags)
     }
-    // Asking for help or the version beats a mistake elsewhere on the line, and help
-    // goes to the deepest command named anywhere (`podcli --help fetch` is fetch's).
-    let requests = arguments.prefix { $0 != "--" }
-    if requests.contains(where: { $0 == "-h" || $0 == "--help" }) {
-      return .help(help(for: scanner.path))
+
+    /// Parses `arguments` (without argv[0]) into a command to run, or help or version text.
+    public func parse(_ arguments: [String]) throws(UsageFailure) -> ParseOutcome {
+        var scanner = ArgumentScanner(
+            root: root, globalOptions: globalOptions, globalFlags: globalFlags)
+        var scanError: UsageError?
+        do throws(UsageError) {
+            try scanner.scan(arguments)
+        } catch {
+            scanError = error
+        }
+        // Asking for help or the version beats a mistake elsewhere on the line, and help
+        // goes to the deepest command named anywhere (`podcli --help fetch` is fetch's).
+        let requests = arguments.prefix { $0 != "--" }
+        if requests.contains(where: { $0 == "-h" || $0 == "--help" }) {
+            return .help(help(for: scanner.path))
+        }
+        if requests.contains("--version") { return .version("\(root.name) \(version)") }
+        if let scanError { throw failure(scanError, at: scanner.path) }
+
+        let path = scanner.path
+        if hasHelpCommand, path.count == 2, path[1].name == Self.helpCommand.name {
+            return .help(try helpTopic(scanner.arguments.values(Self.helpTopic)))
+        }
+        return .run(
+            Invocation(
+                commandPath: path.map(\.name), command: path[path.count - 1],
+                arguments: scanner.arguments))
     }
-    if requests.contains("--version") { return .version("\(root.name) \(version)") }
-    if let scanError { throw failure(scanError, at: scanner.path) }
 
-    let path = scanner.path
-    if hasHelpCommand, path.count == 2, path[1].name == Self.helpCommand.name {
-      return .help(try helpTopic(scanner.arguments.values(Self.helpTopic)))
+    /// The same three-line failure `parse` throws, for an error a command finds itself
+    /// (its own validation, or `ParsedArguments.value(_:as:_:)`).
+    public func usageFailure(_ error: UsageError, for invocation: Invocation) -> UsageFailure {
+        UsageFailure(
+            error: error, commandPath: invocation.commandPath,
+            usage: renderer.usage(of: invocation.command, at: invocation.commandPath))
     }
-    return .run(
-      Invocation(
-        commandPath: path.map(\.name), command: path[path.count - 1],
-        arguments: scanner.arguments))
-  }
 
-  /// The same three-line failure `parse` throws, for an error a command finds itself
-  /// (its own validation, or `ParsedArguments.value(_:as:_:)`).
-  public func usageFailure(_ error: UsageError, for invocation: Invocation) -> UsageFailure {
-    UsageFailure(
-      error: error, commandPath: invocation.commandPath,
-      usage: renderer.usage(of: invocation.command, at: invocation.commandPath))
-  }
-
-  /// Help for `podcli help <names...>`: walks the names from the root.
-  private func helpTopic(_ names: [String]) throws(UsageFailure) -> String {
-    var path = [root]
-    for name in names {
-      let subcommands = path[path.count - 1].subcommands
-      guard let subcommand = subcommands.first(where: { $0.name == name }) else {
-        let suggestion = Suggestion.closest(to: name, among: subcommands.map(\.name))
-        let error: UsageError =
-          subcommands.isEmpty
-          ? .unexpectedArgument(name) : .unknownCommand(name, suggestion: suggestion)
-        throw failure(error, at: path)
-      }
-      path.append(subcommand)
+    /// Help for `podcli help <names...>`: walks the names from the root.
+    private func helpTopic(_ names: [String]) throws(UsageFailure) -> String {
+        var path = [root]
+        for name in names {
+            let subcommands = path[path.count - 1].subcommands
+            guard let subcommand = subcommands.first(where: { $0.name == name }) else {
+                let suggestion = Suggestion.closest(to: name, among: subcommands.map(\.name))
+                let error: UsageError =
+                    subcommands.isEmpty
+                    ? .unexpectedArgument(name) : .unknownCommand(name, suggestion: suggestion)
+                throw failure(error, at: path)
+            }
+            path.append(subcommand)
+        }
+        return help(for: path)
     }
-    return help(for: path)
-  }
 
-  private func help(for path: [CommandSpec]) -> String {
-    renderer.help(of: path[path.count - 1], at: path.map(\.name))
-  }
+    private func help(for path: [CommandSpec]) -> String {
+        renderer.help(of: path[path.count - 1], at: path.map(\.name))
+    }
 
-  private func failure(_ error: UsageError, at path: [CommandSpec]) -> UsageFailure {
-    let names = path.map(\.name)
-    return UsageFailure(
-      error: error, commandPath: names, usage: renderer.usage(of: path[path.count - 1], at: names))
-  }
+    private func failure(_ error: UsageError, at path: [CommandSpec]) -> UsageFailure {
+        let names = path.map(\.name)
+        return UsageFailure(
+            error: error, commandPath: names, usage: renderer.usage(of: path[path.count - 1], at: names))
+    }
 }

@@ -2,34 +2,34 @@
 ///
 /// A command with subcommands is a group: it takes a subcommand name instead of positionals.
 public struct CommandSpec: Sendable {
-  public let name: String
-  /// One line, shown after `OVERVIEW:` and in the parent's `SUBCOMMANDS:` list.
-  public let abstract: String
-  /// Longer text for help; lines are kept, long lines wrapped at 80 columns.
-  public let discussion: String
-  public let positionals: [Positional]
-  public let options: [Option]
-  public let flags: [Flag]
-  public let subcommands: [CommandSpec]
+    public let name: String
+    /// One line, shown after `OVERVIEW:` and in the parent's `SUBCOMMANDS:` list.
+    public let abstract: String
+    /// Longer text for help; lines are kept, long lines wrapped at 80 columns.
+    public let discussion: String
+    public let positionals: [Positional]
+    public let options: [Option]
+    public let flags: [Flag]
+    public let subcommands: [CommandSpec]
 
-  public init(
-    name: String, abstract: String, discussion: String = "",
-    positionals: [Positional] = [], options: [Option] = [], flags: [Flag] = [],
-    subcommands: [CommandSpec] = []
-  ) {
-    self.name = name
-    self.abstract = abstract
-    self.discussion = discussion
-    self.positionals = positionals
-    self.options = options
-    self.flags = flags
-    self.subcommands = subcommands
-  }
+    public init(
+        name: String, abstract: String, discussion: String = "",
+        positionals: [Positional] = [], options: [Option] = [], flags: [Flag] = [],
+        subcommands: [CommandSpec] = []
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.positionals = positionals
+        self.options = options
+        self.flags = flags
+        self.subcommands = subcommands
+    }
 
-  /// A copy with `subcommands` replaced; used to add the automatic `help` subcommand.
-  func with(subcommands: [CommandSpec]) -> CommandSpec {
-    CommandSpec(
-      name: name, abstract: abstract, discussion: discussion, positionals: positionals,
-      options: options, flags: flags, subcommands: subcommands)
-  }
+    /// A copy with `subcommands` replaced; used to add the automatic `help` subcommand.
+    func with(subcommands: [CommandSpec]) -> CommandSpec {
+        CommandSpec(
+            name: name, abstract: abstract, discussion: discussion, positionals: positionals,
+            options: options, flags: flags, subcommands: subcommands)
+    }
 }

@@ -4,114 +4,115 @@
 /// then the global ones), SUBCOMMANDS. Labels sit in a 26-column gutter; help text wraps
 /// at 80 columns under its own column.
 struct HelpRenderer {
-  /// One line of a section before layout: `--name <value>` and what it does.
-  private typealias Row = (label: String, help: String, defaultValue: String?)
+    /// One line of a section before layout: `--name <value>` and what it does.
+    private typealias Row = (label: String, help: String, defaultValue: String?)
 
-  private static let width = 80
-  private static let helpColumn = 26
-  private static let indent = "  "
+    private static let width = 80
+    private static let helpColumn = 26
+    private static let indent = "  "
 
-  let globalOptions: [Option]
-  let globalFlags: [Flag]
+    let globalOptions: [Option]
+    let globalFlags: [Flag]
 
-  /// The usage line without `USAGE: `, e.g. `podcli fetch [<options>] <url>`.
-  func usage(of command: CommandSpec, at path: [String]) -> String {
-    var parts = [path.joined(separator: " ")]
-    if !command.subcommands.isEmpty { return parts[0] + " <subcommand>" }
-    let hasOptions = !(command.options.isEmpty && command.flags.isEmpty)
-      || !(globalOptions.isEmpty && globalFlags.isEmpty)
-    if hasOptions { parts.append("[<options>]") }
-    for positional in command.positionals {
-      let text = Self.label(positional)
-      parts.append(positional.isOptional ? "[\(text)]" : text)
+    /// The usage line without `USAGE: `, e.g. `podcli fetch [<options>] <url>`.
+    func usage(of command: CommandSpec, at path: [String]) -> String {
+        var parts = [path.joined(separator: " ")]
+        if !command.subcommands.isEmpty { return parts[0] + " <subcommand>" }
+        let hasOptions =
+            !(command.options.isEmpty && command.flags.isEmpty)
+            || !(globalOptions.isEmpty && globalFlags.isEmpty)
+        if hasOptions { parts.append("[<options>]") }
+        for positional in command.positionals {
+            let text = Self.label(positional)
+            parts.append(positional.isOptional ? "[\(text)]" : text)
+        }
+        return parts.joined(separator: " ")
     }
-    return parts.joined(separator: " ")
-  }
 
-  /// The full help text, without a trailing newline. `path` is the command's path from the
-  /// root; only the root lists `--version`.
-  func help(of command: CommandSpec, at path: [String]) -> String {
-    var sections = [Self.wrap("OVERVIEW: " + command.abstract, width: Self.width)]
-    if !command.discussion.isEmpty { sections.append(Self.discussion(command.discussion)) }
-    sections.append(["USAGE: " + usage(of: command, at: path)])
-    if !command.positionals.isEmpty {
-      let rows: [Row] = command.positionals.map { (Self.label($0), $0.help, nil) }
-      sections.append(Self.section("ARGUMENTS", rows))
+    /// The full help text, without a trailing newline. `path` is the command's path from the
+    /// root; only the root lists `--version`.
+    func help(of command: CommandSpec, at path: [String]) -> String {
+        var sections = [Self.wrap("OVERVIEW: " + command.abstract, width: Self.width)]
+        if !command.discussion.isEmpty { sections.append(Self.discussion(command.discussion)) }
+        sections.append(["USAGE: " + usage(of: command, at: path)])
+        if !command.positionals.isEmpty {
+            let rows: [Row] = command.positionals.map { (Self.label($0), $0.help, nil) }
+            sections.append(Self.section("ARGUMENTS", rows))
+        }
+        var rows = command.options.map(Self.row) + command.flags.map(Self.row)
+        rows += globalOptions.map(Self.row) + globalFlags.map(Self.row)
+        if path.count == 1 { rows.append(("--version", "Show the version.", nil)) }
+        rows.append(("-h, --help", "Show help information.", nil))
+        sections.append(Self.section("OPTIONS", rows))
+        if !command.subcommands.isEmpty {
+            let rows: [Row] = command.subcommands.map { ($0.name, $0.abstract, nil) }
+            sections.append(Self.section("SUBCOMMANDS", rows))
+            // The `help` subcommand lives at the root: `podcli help queue <subcommand>`.
+            let helpPath = ([path[0], "help"] + path.dropFirst()).joined(separator: " ")
+            sections.append(["See '\(helpPath) <subcommand>' for detailed help."])
+        }
+        return sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
     }
-    var rows = command.options.map(Self.row) + command.flags.map(Self.row)
-    rows += globalOptions.map(Self.row) + globalFlags.map(Self.row)
-    if path.count == 1 { rows.append(("--version", "Show the version.", nil)) }
-    rows.append(("-h, --help", "Show help information.", nil))
-    sections.append(Self.section("OPTIONS", rows))
-    if !command.subcommands.isEmpty {
-      let rows: [Row] = command.subcommands.map { ($0.name, $0.abstract, nil) }
-      sections.append(Self.section("SUBCOMMANDS", rows))
-      // The `help` subcommand lives at the root: `podcli help queue <subcommand>`.
-      let helpPath = ([path[0], "help"] + path.dropFirst()).joined(separator: " ")
-      sections.append(["See '\(helpPath) <subcommand>' for detailed help."])
+
+    private static func label(_ positional: Positional) -> String {
+        positional.displayName + (positional.isRepeating ? " ..." : "")
     }
-    return sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
-  }
 
-  private static func label(_ positional: Positional) -> String {
-    positional.displayName + (positional.isRepeating ? " ..." : "")
-  }
-
-  private static func row(_ option: Option) -> Row {
-    let long = "\(option.displayName) <\(option.valueName)>"
-    return (option.short.map { "-\($0), \(long)" } ?? long, option.help, option.defaultValue)
-  }
-
-  private static func row(_ flag: Flag) -> Row {
-    (flag.short.map { "-\($0), \(flag.displayName)" } ?? flag.displayName, flag.help, nil)
-  }
-
-  private static func section(_ title: String, _ rows: [Row]) -> [String] {
-    [title + ":"] + rows.flatMap(layout)
-  }
-
-  /// A row's lines: the label, then its help in the help column (on the next line when
-  /// the label is too wide), wrapped.
-  private static func layout(_ row: Row) -> [String] {
-    var text = wrap(row.help, width: width - helpColumn)
-    if let value = row.defaultValue {
-      // The note stays whole: on the last line if it fits there, else on its own.
-      let note = "(default: \(value))"
-      if let last = text.last, last.count + 1 + note.count <= width - helpColumn {
-        text[text.count - 1] += " " + note
-      } else {
-        text.append(note)
-      }
+    private static func row(_ option: Option) -> Row {
+        let long = "\(option.displayName) <\(option.valueName)>"
+        return (option.short.map { "-\($0), \(long)" } ?? long, option.help, option.defaultValue)
     }
-    let label = indent + row.label
-    var lines = [label]
-    if label.count + 2 <= helpColumn, !text.isEmpty {
-      lines = [label + String(repeating: " ", count: helpColumn - label.count) + text.removeFirst()]
-    }
-    return lines + text.map { String(repeating: " ", count: helpColumn) + $0 }
-  }
 
-  /// Keeps the author's lines (blank ones separate paragraphs) and wraps only those too long.
-  private static func discussion(_ text: String) -> [String] {
-    text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
-      line.count <= width ? [String(line)] : wrap(String(line), width: width)
+    private static func row(_ flag: Flag) -> Row {
+        (flag.short.map { "-\($0), \(flag.displayName)" } ?? flag.displayName, flag.help, nil)
     }
-  }
 
-  /// Greedy word wrap; a word longer than `width` gets a line of its own.
-  private static func wrap(_ text: String, width: Int) -> [String] {
-    var lines: [String] = []
-    var line = ""
-    for word in text.split(separator: " ") {
-      if line.isEmpty {
-        line = String(word)
-      } else if line.count + 1 + word.count <= width {
-        line += " " + word
-      } else {
-        lines.append(line)
-        line = String(word)
-      }
+    private static func section(_ title: String, _ rows: [Row]) -> [String] {
+        [title + ":"] + rows.flatMap(layout)
     }
-    return line.isEmpty ? lines : lines + [line]
-  }
+
+    /// A row's lines: the label, then its help in the help column (on the next line when
+    /// the label is too wide), wrapped.
+    private static func layout(_ row: Row) -> [String] {
+        var text = wrap(row.help, width: width - helpColumn)
+        if let value = row.defaultValue {
+            // The note stays whole: on the last line if it fits there, else on its own.
+            let note = "(default: \(value))"
+            if let last = text.last, last.count + 1 + note.count <= width - helpColumn {
+                text[text.count - 1] += " " + note
+            } else {
+                text.append(note)
+            }
+        }
+        let label = indent + row.label
+        var lines = [label]
+        if label.count + 2 <= helpColumn, !text.isEmpty {
+            lines = [label + String(repeating: " ", count: helpColumn - label.count) + text.removeFirst()]
+        }
+        return lines + text.map { String(repeating: " ", count: helpColumn) + $0 }
+    }
+
+    /// Keeps the author's lines (blank ones separate paragraphs) and wraps only those too long.
+    private static func discussion(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+            line.count <= width ? [String(line)] : wrap(String(line), width: width)
+        }
+    }
+
+    /// Greedy word wrap; a word longer than `width` gets a line of its own.
+    private static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        return line.isEmpty ? lines : lines + [line]
+    }
 }

@@ -3,27 +3,27 @@
 /// Given more than once, every value is kept (see `ParsedArguments.values(_:)`);
 /// the subscript reads the last one.
 public struct Option: Sendable, Hashable {
-  /// The long name, without dashes.
-  public let name: String
-  public let short: Character?
-  /// Shown in help as `<valueName>`; give it without angle brackets.
-  public let valueName: String
-  public let help: String
-  /// Used when the option is not given; shown in help as `(default: …)`.
-  public let defaultValue: String?
+    /// The long name, without dashes.
+    public let name: String
+    public let short: Character?
+    /// Shown in help as `<valueName>`; give it without angle brackets.
+    public let valueName: String
+    public let help: String
+    /// Used when the option is not given; shown in help as `(default: …)`.
+    public let defaultValue: String?
 
-  public init(
-    _ name: String, short: Character? = nil, valueName: String, help: String,
-    defaultValue: String? = nil
-  ) {
-    precondition(!name.isEmpty && !name.hasPrefix("-"), "Option names are given without dashes")
-    self.name = name
-    self.short = short
-    self.valueName = valueName
-    self.help = help
-    self.defaultValue = defaultValue
-  }
+    public init(
+        _ name: String, short: Character? = nil, valueName: String, help: String,
+        defaultValue: String? = nil
+    ) {
+        precondition(!name.isEmpty && !name.hasPrefix("-"), "Option names are given without dashes")
+        self.name = name
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+        self.defaultValue = defaultValue
+    }
 
-  /// The name as typed on the command line: `--name`.
-  var displayName: String { "--" + name }
+    /// The name as typed on the command line: `--name`.
+    var displayName: String { "--" + name }
 }

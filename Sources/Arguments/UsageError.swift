@@ -3,43 +3,43 @@
 /// `description` is the sentence after `Error: `; `UsageFailure` adds the command's usage.
 /// Option names are carried with their dashes (`--json`, `-q`), as the user would type them.
 public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-  case unknownOption(String, suggestion: String?)
-  case missingValue(forOption: String)
-  /// A flag was given `=value`.
-  case unexpectedValue(forFlag: String)
-  /// The positional's display name, e.g. `<url>`.
-  case missingArgument(String)
-  case unexpectedArgument(String)
-  case unknownCommand(String, suggestion: String?)
-  case missingCommand
-  case invalidValue(option: String, value: String, expected: String)
-  /// For commands' own validation: a free-form message, printed as is.
-  case conflicting(String)
+    case unknownOption(String, suggestion: String?)
+    case missingValue(forOption: String)
+    /// A flag was given `=value`.
+    case unexpectedValue(forFlag: String)
+    /// The positional's display name, e.g. `<url>`.
+    case missingArgument(String)
+    case unexpectedArgument(String)
+    case unknownCommand(String, suggestion: String?)
+    case missingCommand
+    case invalidValue(option: String, value: String, expected: String)
+    /// For commands' own validation: a free-form message, printed as is.
+    case conflicting(String)
 
-  public var description: String {
-    switch self {
-    case .unknownOption(let name, let suggestion):
-      "Unknown option '\(name)'." + Self.didYouMean(suggestion)
-    case .missingValue(let option):
-      "Missing value for option '\(option)'."
-    case .unexpectedValue(let flag):
-      "The flag '\(flag)' does not take a value."
-    case .missingArgument(let name):
-      "Missing expected argument '\(name)'."
-    case .unexpectedArgument(let argument):
-      "Unexpected argument '\(argument)'."
-    case .unknownCommand(let name, let suggestion):
-      "Unknown command '\(name)'." + Self.didYouMean(suggestion)
-    case .missingCommand:
-      "Missing subcommand."
-    case .invalidValue(let option, let value, let expected):
-      "Invalid value '\(value)' for '\(option)': expected \(expected)."
-    case .conflicting(let message):
-      message
+    public var description: String {
+        switch self {
+        case .unknownOption(let name, let suggestion):
+            "Unknown option '\(name)'." + Self.didYouMean(suggestion)
+        case .missingValue(let option):
+            "Missing value for option '\(option)'."
+        case .unexpectedValue(let flag):
+            "The flag '\(flag)' does not take a value."
+        case .missingArgument(let name):
+            "Missing expected argument '\(name)'."
+        case .unexpectedArgument(let argument):
+            "Unexpected argument '\(argument)'."
+        case .unknownCommand(let name, let suggestion):
+            "Unknown command '\(name)'." + Self.didYouMean(suggestion)
+        case .missingCommand:
+            "Missing subcommand."
+        case .invalidValue(let option, let value, let expected):
+            "Invalid value '\(value)' for '\(option)': expected \(expected)."
+        case .conflicting(let message):
+            message
+        }
     }
-  }
 
-  private static func didYouMean(_ suggestion: String?) -> String {
-    suggestion.map { " Did you mean '\($0)'?" } ?? ""
-  }
+    private static func didYouMean(_ suggestion: String?) -> String {
+        suggestion.map { " Did you mean '\($0)'?" } ?? ""
+    }
 }

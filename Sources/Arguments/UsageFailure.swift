@@ -10,27 +10,27 @@
 ///     Usage: podcli list [<options>]
 ///     See 'podcli list --help' for more information.
 public struct UsageFailure: Error, Equatable, Sendable {
-  /// `EX_USAGE` from sysexits.h.
-  public static let exitCode: Int32 = 64
+    /// `EX_USAGE` from sysexits.h.
+    public static let exitCode: Int32 = 64
 
-  public let error: UsageError
-  /// The failing command's path from the root, e.g. `["podcli", "list"]`.
-  public let commandPath: [String]
-  /// The usage line without its `Usage: ` prefix, e.g. `podcli list [<options>]`.
-  public let usage: String
+    public let error: UsageError
+    /// The failing command's path from the root, e.g. `["podcli", "list"]`.
+    public let commandPath: [String]
+    /// The usage line without its `Usage: ` prefix, e.g. `podcli list [<options>]`.
+    public let usage: String
 
-  public init(error: UsageError, commandPath: [String], usage: String) {
-    self.error = error
-    self.commandPath = commandPath
-    self.usage = usage
-  }
+    public init(error: UsageError, commandPath: [String], usage: String) {
+        self.error = error
+        self.commandPath = commandPath
+        self.usage = usage
+    }
 
-  /// The three lines for stderr, without a trailing newline.
-  public var message: String {
-    """
-    Error: \(error)
-    Usage: \(usage)
-    See '\(commandPath.joined(separator: " ")) --help' for more information.
-    """
-  }
+    /// The three lines for stderr, without a trailing newline.
+    public var message: String {
+        """
+        Error: \(error)
+        Usage: \(usage)
+        See '\(commandPath.joined(separator: " ")) --help' for more information.
+        """
+    }
 }

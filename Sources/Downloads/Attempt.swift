@@ -25,7 +25,9 @@ final class Attempt {
     private(set) var expectedSize: Int?
     private var sniffed = false
 
-    init(file: PartialFile, url: String, effectiveURL: @escaping () -> String, onEvent: @escaping (DownloadEvent) -> Void) {
+    init(
+        file: PartialFile, url: String, effectiveURL: @escaping () -> String, onEvent: @escaping (DownloadEvent) -> Void
+    ) {
         self.file = file
         self.url = url
         self.startOffset = file.size

@@ -55,7 +55,9 @@ enum AudioSniffer {
     }
 
     private static func looksLikeMarkup(_ bytes: [UInt8]) -> Bool {
-        let start = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        let start = bytes.drop {
+            $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF
+        }
         return start.first == UInt8(ascii: "<")
     }
 }

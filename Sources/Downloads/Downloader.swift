@@ -13,7 +13,8 @@ public struct DownloadRequest: Sendable {
     /// The mode a new partial file is created with.
     public var fileMode: mode_t
 
-    public init(url: String, directory: String, partialName: String? = nil, validator: String? = nil, fileMode: mode_t) {
+    public init(url: String, directory: String, partialName: String? = nil, validator: String? = nil, fileMode: mode_t)
+    {
         self.url = url
         self.directory = directory
         self.partialName = partialName
@@ -60,7 +61,9 @@ public final class Downloader {
     }
 
     /// - Throws: `DownloadError`. A partial file that can be resumed is left in place.
-    public func download(_ request: DownloadRequest, onEvent: (DownloadEvent) -> Void) throws(DownloadError) -> DownloadResult {
+    public func download(_ request: DownloadRequest, onEvent: (DownloadEvent) -> Void) throws(DownloadError)
+        -> DownloadResult
+    {
         guard let components = URLComponents(string: request.url),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = components.host, !host.isEmpty
@@ -68,7 +71,8 @@ public final class Downloader {
 
         return try withoutActuallyEscaping(onEvent) { (onEvent) throws(DownloadError) -> DownloadResult in
             let file = try PartialFile(
-                directory: request.directory, name: request.partialName, validator: request.validator, mode: request.fileMode)
+                directory: request.directory, name: request.partialName, validator: request.validator,
+                mode: request.fileMode)
             var attemptNumber = 0
             while true {
                 attemptNumber += 1
@@ -79,11 +83,15 @@ public final class Downloader {
                 case .restart:
                     try file.truncate()
                     if attemptNumber >= policy.maxAttempts {
-                        throw .network(code: 0, message: "the server keeps sending mismatched ranges", url: request.url, attempts: attemptNumber)
+                        throw .network(
+                            code: 0, message: "the server keeps sending mismatched ranges", url: request.url,
+                            attempts: attemptNumber)
                     }
                 case .retry(let error, let retryAfter):
                     guard attemptNumber < policy.maxAttempts else { throw error.afterAttempts(attemptNumber) }
-                    if let retryAfter, retryAfter > policy.maxRetryAfter { throw .retryTooLate(url: request.url, seconds: retryAfter) }
+                    if let retryAfter, retryAfter > policy.maxRetryAfter {
+                        throw .retryTooLate(url: request.url, seconds: retryAfter)
+                    }
                     let seconds = retryAfter.map(Double.init) ?? policy.delay(beforeRetry: attemptNumber)
                     onEvent(.waiting(seconds: seconds, reason: error.description))
                     Thread.sleep(forTimeInterval: seconds)
@@ -103,7 +111,8 @@ public final class Downloader {
         url: String, file: PartialFile, onEvent: @escaping (DownloadEvent) -> Void
     ) throws(DownloadError) -> Outcome {
         onEvent(.attemptStarted(url: url, offset: file.size))
-        let attempt = Attempt(file: file, url: url, effectiveURL: { [transfer] in transfer.effectiveURL }, onEvent: onEvent)
+        let attempt = Attempt(
+            file: file, url: url, effectiveURL: { [transfer] in transfer.effectiveURL }, onEvent: onEvent)
         let result = transfer.perform(url: url, rangeStart: file.size, ifRange: file.validator, sink: attempt)
         let status = attempt.headers.status == 0 ? nil : attempt.headers.status
         let outcome: Outcome
@@ -117,14 +126,19 @@ public final class Downloader {
         case .retry(let error, _):
             onEvent(.attemptFinished(httpStatus: status, bytes: attempt.bytesReceived, error: error.description))
         case .restart:
-            onEvent(.attemptFinished(httpStatus: status, bytes: attempt.bytesReceived, error: "the server's range did not continue the partial file"))
+            onEvent(
+                .attemptFinished(
+                    httpStatus: status, bytes: attempt.bytesReceived,
+                    error: "the server's range did not continue the partial file"))
         case .complete:
             onEvent(.attemptFinished(httpStatus: status, bytes: attempt.bytesReceived, error: nil))
         }
         return outcome
     }
 
-    private func judge(_ attempt: Attempt, _ result: Transfer.Result, url: String, file: PartialFile) throws(DownloadError) -> Outcome {
+    private func judge(_ attempt: Attempt, _ result: Transfer.Result, url: String, file: PartialFile)
+        throws(DownloadError) -> Outcome
+    {
         switch attempt.stop {
         case .storage(let path, let code):
             throw .storage(path: path, errno: code)
@@ -155,11 +169,14 @@ public final class Downloader {
         return .complete(
             DownloadResult(
                 partialName: partialName, fileName: String(partialName.dropLast(".part".count)), size: file.size,
-                sha256: sha256, contentType: attempt.discardingBody ? nil : attempt.headers.mediaType, finalURL: result.effectiveURL))
+                sha256: sha256, contentType: attempt.discardingBody ? nil : attempt.headers.mediaType,
+                finalURL: result.effectiveURL))
     }
 
-    private func curlFailure(_ result: Transfer.Result, url: String, file: PartialFile) throws(DownloadError) -> Outcome {
-        let error = DownloadError.network(code: Int32(result.code.rawValue), message: result.message, url: url, attempts: 1)
+    private func curlFailure(_ result: Transfer.Result, url: String, file: PartialFile) throws(DownloadError) -> Outcome
+    {
+        let error = DownloadError.network(
+            code: Int32(result.code.rawValue), message: result.message, url: url, attempts: 1)
         switch result.code {
         case CURLE_UNSUPPORTED_PROTOCOL:
             throw .redirectRefused(from: url, to: result.redirectURL ?? result.effectiveURL)
@@ -181,7 +198,8 @@ extension DownloadError {
     func afterAttempts(_ attempts: Int) -> DownloadError {
         switch self {
         case .http(let status, let url, _): return .http(status: status, url: url, attempts: attempts)
-        case .network(let code, let message, let url, _): return .network(code: code, message: message, url: url, attempts: attempts)
+        case .network(let code, let message, let url, _):
+            return .network(code: code, message: message, url: url, attempts: attempts)
         default: return self
         }
     }

@@ -20,9 +20,10 @@ enum FileName {
     /// files, no `..`), and bounds the length while keeping the extension.
     static func sanitize(_ raw: String) -> String {
         let lastComponent = raw.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var name = String(lastComponent.unicodeScalars.filter { scalar in
-            !(scalar.properties.generalCategory == .control || scalar == "\u{7F}")
-        }.map(Character.init))
+        var name = String(
+            lastComponent.unicodeScalars.filter { scalar in
+                !(scalar.properties.generalCategory == .control || scalar == "\u{7F}")
+            }.map(Character.init))
         name = name.trimmingCharacters(in: .whitespaces)
         while name.hasPrefix(".") { name.removeFirst() }
         if name.hasSuffix(".part") { name.removeLast(5) }

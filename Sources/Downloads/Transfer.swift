@@ -68,7 +68,8 @@ final class Transfer {
         let code = withExtendedLifetime(sink) { curl_easy_perform(handle) }
 
         let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
-        return Result(code: code, message: message, effectiveURL: effectiveURL, redirectURL: string(CURLINFO_REDIRECT_URL))
+        return Result(
+            code: code, message: message, effectiveURL: effectiveURL, redirectURL: string(CURLINFO_REDIRECT_URL))
     }
 
     /// The URL of the last request made, after redirects.

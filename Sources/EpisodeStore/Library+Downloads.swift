@@ -79,10 +79,12 @@ extension Library {
                                        content_type, recorded_at, verified_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                    [SQLValue(episode.id), .text(relativePath), SQLValue(size), .text(sha256),
-                     SQLValue(Int(info.st_mode & 0o7777)), SQLValue(Int(info.st_uid)),
-                     .text(episode.protection.rawValue), SQLValue(contentType), SQLValue(Library.now),
-                     SQLValue(Library.now)])
+                    [
+                        SQLValue(episode.id), .text(relativePath), SQLValue(size), .text(sha256),
+                        SQLValue(Int(info.st_mode & 0o7777)), SQLValue(Int(info.st_uid)),
+                        .text(episode.protection.rawValue), SQLValue(contentType), SQLValue(Library.now),
+                        SQLValue(Library.now),
+                    ])
                 try database.run(
                     "UPDATE episodes SET state = 'downloaded', downloaded_at = ?, validator = NULL WHERE id = ?",
                     [SQLValue(Library.now), SQLValue(episode.id)])

@@ -5,13 +5,16 @@ extension Library {
     public func createEpisode(title: String, sourceURL: String, protection: Protection) throws(StoreError) -> Episode {
         try database.run(
             "INSERT INTO episodes (uuid, title, source_url, state, protection, created_at) VALUES (?, ?, ?, 'new', ?, ?)",
-            [.text(UUID().uuidString.lowercased()), .text(title), .text(sourceURL), .text(protection.rawValue),
-             SQLValue(Library.now)])
+            [
+                .text(UUID().uuidString.lowercased()), .text(title), .text(sourceURL), .text(protection.rawValue),
+                SQLValue(Library.now),
+            ])
         return try episode(id: database.lastInsertedRowID)!
     }
 
     public func episode(id: Int) throws(StoreError) -> Episode? {
-        try database.rows("SELECT \(Episode.columns) FROM episodes WHERE id = ?", [SQLValue(id)]).first.map(Episode.init)
+        try database.rows("SELECT \(Episode.columns) FROM episodes WHERE id = ?", [SQLValue(id)]).first.map(
+            Episode.init)
     }
 
     /// The episode fetched on its own (not from a feed) from `sourceURL`, if there is one.
@@ -70,9 +73,11 @@ extension Library {
 
     /// Where the listener is in an episode (the start, if it was never played).
     public func playbackState(of episode: Episode) throws(StoreError) -> PlaybackState {
-        guard let row = try database.rows(
-            "SELECT position_ms, played FROM playback_state WHERE episode_id = ?", [SQLValue(episode.id)]
-        ).first else { return .start }
+        guard
+            let row = try database.rows(
+                "SELECT position_ms, played FROM playback_state WHERE episode_id = ?", [SQLValue(episode.id)]
+            ).first
+        else { return .start }
         return PlaybackState(positionMilliseconds: Int(row.int(0) ?? 0), played: row.int(1) == 1)
     }
 
@@ -83,7 +88,9 @@ extension Library {
             ON CONFLICT (episode_id) DO UPDATE SET position_ms = excluded.position_ms,
                 played = excluded.played, updated_at = excluded.updated_at
             """,
-            [SQLValue(episode.id), SQLValue(state.positionMilliseconds), SQLValue(state.played ? 1 : 0),
-             SQLValue(Library.now)])
+            [
+                SQLValue(episode.id), SQLValue(state.positionMilliseconds), SQLValue(state.played ? 1 : 0),
+                SQLValue(Library.now),
+            ])
     }
 }

@@ -26,7 +26,8 @@ struct Config {
             case "protection":
                 guard let protection = Protection(rawValue: value) else {
                     throw CommandFailure(
-                        description: "\(location): protection must be private or open, not '\(value)'", exitCode: .usage)
+                        description: "\(location): protection must be private or open, not '\(value)'", exitCode: .usage
+                    )
                 }
                 self.protection = protection
             default:

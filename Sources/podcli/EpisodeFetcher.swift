@@ -1,5 +1,6 @@
 import Downloads
 import EpisodeStore
+import Foundation
 
 /// Downloads an episode's audio into its directory and records it: the one path from a URL to
 /// a recorded file, used by `fetch` and by `verify --repair`.
@@ -67,7 +68,9 @@ private struct AttemptRecorder {
             case .responseStarted(_, let validator):
                 try library.setValidator(validator, of: episode)
             case .attemptFinished(let status, let bytes, let error):
-                if let attemptID { try library.finishAttempt(attemptID, httpStatus: status, bytes: bytes, error: error) }
+                if let attemptID {
+                    try library.finishAttempt(attemptID, httpStatus: status, bytes: bytes, error: error)
+                }
             case .progress, .waiting:
                 break
             }
@@ -80,5 +83,3 @@ private struct AttemptRecorder {
         if let firstError { throw firstError }
     }
 }
-
-import Foundation

@@ -27,8 +27,11 @@ struct EpisodeReport: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case id, uuid, title, state, url, path, size, sha256, mode, protection, position, played
-        case ownerUID = "owner_uid", createdAt = "created_at", downloadedAt = "downloaded_at"
-        case verifiedAt = "verified_at", lastError = "last_error"
+        case ownerUID = "owner_uid"
+        case createdAt = "created_at"
+        case downloadedAt = "downloaded_at"
+        case verifiedAt = "verified_at"
+        case lastError = "last_error"
     }
 
     init(_ episode: Episode, in library: Library) throws {

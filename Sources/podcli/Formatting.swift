@@ -1,3 +1,5 @@
+import Foundation
+
 /// Sizes, durations and times the way people read them.
 enum Formatting {
     /// 1536 → "1.5 KiB".
@@ -21,5 +23,3 @@ enum Formatting {
             ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
     }
 }
-
-import Foundation

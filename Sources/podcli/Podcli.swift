@@ -37,7 +37,8 @@ enum Podcli {
         }
         let context = Context(arguments: invocation.arguments, environment: environment)
         guard let command = commands.first(where: { $0.spec.name == invocation.command.name }) else {
-            FileHandle.standardError.write(Data((parser.usageFailure(.missingCommand, for: invocation).message + "\n").utf8))
+            FileHandle.standardError.write(
+                Data((parser.usageFailure(.missingCommand, for: invocation).message + "\n").utf8))
             return UsageFailure.exitCode
         }
         do {

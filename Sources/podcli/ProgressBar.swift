@@ -34,7 +34,8 @@ final class ProgressBar {
             let fraction = min(1, Double(received) / Double(total))
             let width = 20
             let filled = Int(fraction * Double(width))
-            line += " / \(Formatting.bytes(total)) [" + String(repeating: "#", count: filled)
+            line +=
+                " / \(Formatting.bytes(total)) [" + String(repeating: "#", count: filled)
                 + String(repeating: "-", count: width - filled) + "] " + String(format: "%3d%%", Int(fraction * 100))
             if rate > 0 { line += "  ETA " + Formatting.duration(seconds: Int(Double(total - received) / rate)) }
         }

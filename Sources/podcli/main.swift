@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
 
 // Broken pipes (`podcli list | head`) and file-size limits must come back as errors to report,
 // not kill the process before it can leave its data consistent.

@@ -3,132 +3,132 @@ import Testing
 
 /// Help text, as `--help` and `podcli help …` print it.
 @Suite struct HelpRendererTests {
-  typealias Spec = PodcliSpec
+    typealias Spec = PodcliSpec
 
-  @Test func leafCommandHelp() {
-    #expect(
-      Spec.help(["fetch", "--help"]) == """
-        OVERVIEW: Download an episode or subscribe to a feed.
+    @Test func leafCommandHelp() {
+        #expect(
+            Spec.help(["fetch", "--help"]) == """
+                OVERVIEW: Download an episode or subscribe to a feed.
 
-        USAGE: podcli fetch [<options>] <url>
+                USAGE: podcli fetch [<options>] <url>
 
-        ARGUMENTS:
-          <url>                   The audio or feed URL (http or https).
+                ARGUMENTS:
+                  <url>                   The audio or feed URL (http or https).
 
-        OPTIONS:
-          --protection <class>    Protection class: private (owner only) or open.
-                                  (default: private)
-          --json                  Print the result as JSON.
-          --home <dir>            Keep everything podcli writes in <dir>.
-          -q, --quiet             Print nothing but errors.
-          -h, --help              Show help information.
-        """)
-  }
-
-  @Test func rootHelpListsSubcommandsAndVersion() {
-    #expect(
-      Spec.help(["--help"]) == """
-        OVERVIEW: A command-line podcast manager.
-
-        USAGE: podcli <subcommand>
-
-        OPTIONS:
-          --home <dir>            Keep everything podcli writes in <dir>.
-          -q, --quiet             Print nothing but errors.
-          --version               Show the version.
-          -h, --help              Show help information.
-
-        SUBCOMMANDS:
-          fetch                   Download an episode or subscribe to a feed.
-          list                    List episodes.
-          queue                   Manage the play queue.
-          seek                    Move the playback position.
-          help                    Show subcommand help information.
-
-        See 'podcli help <subcommand>' for detailed help.
-        """)
-  }
-
-  @Test func nestedGroupHelp() {
-    #expect(
-      Spec.help(["help", "queue"]) == """
-        OVERVIEW: Manage the play queue.
-
-        USAGE: podcli queue <subcommand>
-
-        OPTIONS:
-          --home <dir>            Keep everything podcli writes in <dir>.
-          -q, --quiet             Print nothing but errors.
-          -h, --help              Show help information.
-
-        SUBCOMMANDS:
-          add                     Add episodes to the queue.
-          rm                      Remove episodes from the queue.
-
-        See 'podcli help queue <subcommand>' for detailed help.
-        """)
-  }
-
-  @Test func repeatingPositionalInUsageAndArguments() {
-    let help = Spec.help(["queue", "add", "-h"])
-    #expect(help?.contains("USAGE: podcli queue add [<options>] <id> ...\n") == true)
-    #expect(help?.contains("\n  <id> ...                The episode ids.\n") == true)
-  }
-
-  @Test func discussionOptionalPositionalAndWrapping() throws {
-    let parser = ArgumentParser(
-      root: CommandSpec(
-        name: "tag", abstract: "Tag an episode.",
-        discussion: """
-          Tags are free-form words kept with the episode; listing by tag finds them \
-          again later, across every feed you follow.
-
-          Example:
-            tag 42 --name news
-          """,
-        positionals: [Positional("id", help: "The episode.", isOptional: true)],
-        options: [
-          Option(
-            "name", short: "n", valueName: "tag",
-            help: "The tag to add, in lower case; it is created if no episode has it yet.",
-            defaultValue: "later"),
-          Option("a-rather-long-option", valueName: "value", help: "Shows a wide label."),
-        ]),
-      version: "1")
-    guard case .help(let help) = try parser.parse(["-h"]) else {
-      Issue.record("expected help")
-      return
+                OPTIONS:
+                  --protection <class>    Protection class: private (owner only) or open.
+                                          (default: private)
+                  --json                  Print the result as JSON.
+                  --home <dir>            Keep everything podcli writes in <dir>.
+                  -q, --quiet             Print nothing but errors.
+                  -h, --help              Show help information.
+                """)
     }
-    #expect(
-      help == """
-        OVERVIEW: Tag an episode.
 
-        Tags are free-form words kept with the episode; listing by tag finds them again
-        later, across every feed you follow.
+    @Test func rootHelpListsSubcommandsAndVersion() {
+        #expect(
+            Spec.help(["--help"]) == """
+                OVERVIEW: A command-line podcast manager.
 
-        Example:
-          tag 42 --name news
+                USAGE: podcli <subcommand>
 
-        USAGE: tag [<options>] [<id>]
+                OPTIONS:
+                  --home <dir>            Keep everything podcli writes in <dir>.
+                  -q, --quiet             Print nothing but errors.
+                  --version               Show the version.
+                  -h, --help              Show help information.
 
-        ARGUMENTS:
-          <id>                    The episode.
+                SUBCOMMANDS:
+                  fetch                   Download an episode or subscribe to a feed.
+                  list                    List episodes.
+                  queue                   Manage the play queue.
+                  seek                    Move the playback position.
+                  help                    Show subcommand help information.
 
-        OPTIONS:
-          -n, --name <tag>        The tag to add, in lower case; it is created if no
-                                  episode has it yet. (default: later)
-          --a-rather-long-option <value>
-                                  Shows a wide label.
-          --version               Show the version.
-          -h, --help              Show help information.
-        """)
-  }
+                See 'podcli help <subcommand>' for detailed help.
+                """)
+    }
 
-  @Test func usageWithoutAnyOptions() throws {
-    let parser = ArgumentParser(
-      root: CommandSpec(name: "echo", abstract: "Echo.", positionals: [Spec.id]), version: "1")
-    let expected = UsageFailure(
-      error: .missingArgument("<id>"), commandPath: ["echo"], usage: "echo <id> ...")
-    #expect(throws: expected) { try parser.parse([]) }
-  }
+    @Test func nestedGroupHelp() {
+        #expect(
+            Spec.help(["help", "queue"]) == """
+                OVERVIEW: Manage the play queue.
+
+                USAGE: podcli queue <subcommand>
+
+                OPTIONS:
+                  --home <dir>            Keep everything podcli writes in <dir>.
+                  -q, --quiet             Print nothing but errors.
+                  -h, --help              Show help information.
+
+                SUBCOMMANDS:
+                  add                     Add episodes to the queue.
+                  rm                      Remove episodes from the queue.
+
+                See 'podcli help queue <subcommand>' for detailed help.
+                """)
+    }
+
+    @Test func repeatingPositionalInUsageAndArguments() {
+        let help = Spec.help(["queue", "add", "-h"])
+        #expect(help?.contains("USAGE: podcli queue add [<options>] <id> ...\n") == true)
+        #expect(help?.contains("\n  <id> ...                The episode ids.\n") == true)
+    }
+
+    @Test func discussionOptionalPositionalAndWrapping() throws {
+        let parser = ArgumentParser(
+            root: CommandSpec(
+                name: "tag", abstract: "Tag an episode.",
+                discussion: """
+                    Tags are free-form words kept with the episode; listing by tag finds them \
+                    again later, across every feed you follow.
+
+                    Example:
+                      tag 42 --name news
+                    """,
+                positionals: [Positional("id", help: "The episode.", isOptional: true)],
+                options: [
+                    Option(
+                        "name", short: "n", valueName: "tag",
+                        help: "The tag to add, in lower case; it is created if no episode has it yet.",
+                        defaultValue: "later"),
+                    Option("a-rather-long-option", valueName: "value", help: "Shows a wide label."),
+                ]),
+            version: "1")
+        guard case .help(let help) = try parser.parse(["-h"]) else {
+            Issue.record("expected help")
+            return
+        }
+        #expect(
+            help == """
+                OVERVIEW: Tag an episode.
+
+                Tags are free-form words kept with the episode; listing by tag finds them again
+                later, across every feed you follow.
+
+                Example:
+                  tag 42 --name news
+
+                USAGE: tag [<options>] [<id>]
+
+                ARGUMENTS:
+                  <id>                    The episode.
+
+                OPTIONS:
+                  -n, --name <tag>        The tag to add, in lower case; it is created if no
+                                          episode has it yet. (default: later)
+                  --a-rather-long-option <value>
+                                          Shows a wide label.
+                  --version               Show the version.
+                  -h, --help              Show help information.
+                """)
+    }
+
+    @Test func usageWithoutAnyOptions() throws {
+        let parser = ArgumentParser(
+            root: CommandSpec(name: "echo", abstract: "Echo.", positionals: [Spec.id]), version: "1")
+        let expected = UsageFailure(
+            error: .missingArgument("<id>"), commandPath: ["echo"], usage: "echo <id> ...")
+        #expect(throws: expected) { try parser.parse([]) }
+    }
 }

@@ -22,7 +22,8 @@ import Testing
     @Test func framesWithoutATagAreAudioEvenAfterJunk() throws {
         // Drop the ID3 tag of the fixture and put junk in front: two chained frames still count.
         let bytes = try fixtureBytes("noise-22k-mono.mp3")
-        let tagSize = bytes.starts(with: Array("ID3".utf8))
+        let tagSize =
+            bytes.starts(with: Array("ID3".utf8))
             ? 10 + (Int(bytes[6]) << 21 | Int(bytes[7]) << 14 | Int(bytes[8]) << 7 | Int(bytes[9])) : 0
         let frames = Array(bytes[tagSize...])
         #expect(AudioSniffer.verdict(Array("junk!".utf8) + frames) == .audio)
@@ -30,7 +31,8 @@ import Testing
 
     @Test func htmlAndTextAndEmptyBodiesAreNot() throws {
         #expect(AudioSniffer.verdict(try fixtureBytes("not-audio.html")) == .notAudio("an HTML or XML page"))
-        #expect(AudioSniffer.verdict(Array("  \n<?xml version=\"1.0\"?><rss/>".utf8)) == .notAudio("an HTML or XML page"))
+        #expect(
+            AudioSniffer.verdict(Array("  \n<?xml version=\"1.0\"?><rss/>".utf8)) == .notAudio("an HTML or XML page"))
         #expect(AudioSniffer.verdict(Array("plain text".utf8)) == .notAudio("no MPEG audio frame at its start"))
         #expect(AudioSniffer.verdict([]) == .notAudio("the body is empty"))
     }

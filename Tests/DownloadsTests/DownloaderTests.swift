@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Downloads
 
@@ -37,7 +37,9 @@ import TestSupport
         _ path: String, partial: String? = nil, validator: String? = nil, policy: DownloadPolicy? = nil
     ) throws(DownloadError) -> DownloadResult {
         try Downloader(policy: policy ?? self.policy).download(
-            DownloadRequest(url: server.url(path), directory: work.path, partialName: partial, validator: validator, fileMode: 0o600)
+            DownloadRequest(
+                url: server.url(path), directory: work.path, partialName: partial, validator: validator, fileMode: 0o600
+            )
         ) { _ in }
     }
 
@@ -157,7 +159,9 @@ import TestSupport
     @Test func onlyHTTPAndHTTPSAreFetched() throws {
         for url in ["file:///etc/passwd", "ftp://127.0.0.1/x.mp3", "not a url", "http://"] {
             #expect(throws: DownloadError.invalidURL(url)) {
-                try Downloader(policy: policy).download(DownloadRequest(url: url, directory: work.path, fileMode: 0o600)) { _ in }
+                try Downloader(policy: policy).download(
+                    DownloadRequest(url: url, directory: work.path, fileMode: 0o600)
+                ) { _ in }
             }
         }
     }
@@ -190,7 +194,8 @@ import TestSupport
         let (path, _) = try source("nowhere.mp3")
         #expect {
             try Downloader(policy: policy).download(
-                DownloadRequest(url: server.url(path), directory: work.path + "/missing", fileMode: 0o600)) { _ in }
+                DownloadRequest(url: server.url(path), directory: work.path + "/missing", fileMode: 0o600)
+            ) { _ in }
         } throws: { error in
             guard case DownloadError.storage(_, let code) = error else { return false }
             return code == ENOENT
@@ -212,10 +217,11 @@ import TestSupport
             case .waiting: events.append("wait")
             }
         }
-        #expect(events == [
-            "start 0", "response events.mp3.part true", "finish 200 false", "wait",
-            "start 1000", "response events.mp3.part true", "finish 206 true",
-        ])
+        #expect(
+            events == [
+                "start 0", "response events.mp3.part true", "finish 200 false", "wait",
+                "start 1000", "response events.mp3.part true", "finish 206 true",
+            ])
         #expect(lastProgress == data.count)
     }
 }

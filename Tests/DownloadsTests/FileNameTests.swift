@@ -25,8 +25,10 @@ import Testing
 
     @Test func theNameComesFromTheDispositionThenTheURL() {
         #expect(FileName.forDownload(disposition: "show.mp3", url: "http://h/x/y.mp3", mediaType: nil) == "show.mp3")
-        #expect(FileName.forDownload(disposition: nil, url: "http://h/x/ep%2012.mp3?t=1", mediaType: nil) == "ep 12.mp3")
-        #expect(FileName.forDownload(disposition: nil, url: "http://h/dl/12345", mediaType: "audio/mpeg") == "12345.mp3")
+        #expect(
+            FileName.forDownload(disposition: nil, url: "http://h/x/ep%2012.mp3?t=1", mediaType: nil) == "ep 12.mp3")
+        #expect(
+            FileName.forDownload(disposition: nil, url: "http://h/dl/12345", mediaType: "audio/mpeg") == "12345.mp3")
         #expect(FileName.forDownload(disposition: nil, url: "http://h/", mediaType: nil) == FileName.fallback)
         #expect(FileName.forDownload(disposition: "../..", url: "http://h/", mediaType: nil) == FileName.fallback)
     }

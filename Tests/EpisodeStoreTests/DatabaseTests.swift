@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import EpisodeStore
@@ -64,5 +65,3 @@ import Testing
         #expect(try other.rows("SELECT count(*) FROM t")[0].int(0) == 2)
     }
 }
-
-import Foundation

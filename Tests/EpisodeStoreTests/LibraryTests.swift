@@ -10,7 +10,9 @@ import Testing
     private func makeLibrary() throws -> Library { try Library(directory: directory.path + "/data") }
 
     /// Writes `content` as the episode's partial file, as a finished download leaves it.
-    private func writePartial(_ content: String, named name: String, for episode: Episode, in library: Library) throws -> (size: Int, sha256: String) {
+    private func writePartial(_ content: String, named name: String, for episode: Episode, in library: Library) throws
+        -> (size: Int, sha256: String)
+    {
         try library.prepareDirectory(for: episode)
         let path = library.directory(of: episode) + "/" + name
         try Data(content.utf8).write(to: URL(fileURLWithPath: path))
@@ -45,7 +47,8 @@ import Testing
     @Test func recordingMovesThePartialFileIntoPlaceAndAppliesProtection() throws {
         let library = try makeLibrary()
         for protection in Protection.allCases {
-            let episode = try library.createEpisode(title: "E", sourceURL: "http://x/\(protection).mp3", protection: protection)
+            let episode = try library.createEpisode(
+                title: "E", sourceURL: "http://x/\(protection).mp3", protection: protection)
             let (size, digest) = try writePartial("audio bytes", named: "e.mp3.part", for: episode, in: library)
             let file = try library.recordDownload(
                 of: episode, partialName: "e.mp3.part", finalName: "e.mp3", size: size, sha256: digest,

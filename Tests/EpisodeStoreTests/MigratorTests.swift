@@ -7,7 +7,9 @@ import Testing
     let directory = TestDirectory()
 
     private func schema(of database: Database) throws -> [String] {
-        try database.rows("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").compactMap { $0.string(0) }
+        try database.rows("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").compactMap {
+            $0.string(0)
+        }
     }
 
     @Test func migrationsAreNumberedFromOneAndMatchTheFolder() throws {
@@ -52,7 +54,10 @@ import Testing
         }
         #expect(try Migrator().version(of: database) == 99)
         let message = StoreError.newerSchema(path: path, found: 99, supported: 1).description
-        #expect(message == "\(path) was written by a newer podcli (schema 99; this podcli knows up to 1): upgrade podcli, or use another --home")
+        #expect(
+            message
+                == "\(path) was written by a newer podcli (schema 99; this podcli knows up to 1): upgrade podcli, or use another --home"
+        )
         try FileManager.default.createDirectory(atPath: directory.path + "/lib", withIntermediateDirectories: true)
         try Database(path: directory.path + "/lib/podcli.db").execute("PRAGMA user_version = 99")
         #expect {

@@ -15,7 +15,9 @@ struct CLITestCase {
     }
 
     /// Runs `podcli --home <home> args...`.
-    func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> ProcessResult {
+    func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws
+        -> ProcessResult
+    {
         try podcli.run(["--home", home.path] + arguments, environment: environment, timeout: timeout)
     }
 

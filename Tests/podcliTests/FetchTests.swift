@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `podcli fetch` end to end: a real process, real libcurl, the loopback fault server, a real
 /// SQLite file.
@@ -26,7 +26,9 @@ import TestSupport
         #expect(shown["played"] as? Bool == false)
         let uuid = try #require(shown["uuid"] as? String)
         #expect(path == "\(t.home.path)/episodes/\(uuid)/first episode.mp3")
-        let directoryMode = try FileManager.default.attributesOfItem(atPath: t.home.path + "/episodes/" + uuid)[.posixPermissions] as? Int
+        let directoryMode =
+            try FileManager.default.attributesOfItem(atPath: t.home.path + "/episodes/" + uuid)[.posixPermissions]
+            as? Int
         #expect(directoryMode == 0o700)
         #expect(try t.run(["show", String(uuid.prefix(6))]).stdout.contains("SHA-256"))
 
@@ -89,7 +91,10 @@ import TestSupport
         let url = t.server.url("/html/portal-\(UUID().uuidString).mp3")
         let result = try t.run(["fetch", url])
         #expect(result.status == 65)
-        #expect(result.stderr == "podcli: \(url) is not audio (the server sent a text/html page, perhaps a captive portal or login page); nothing was kept\n")
+        #expect(
+            result.stderr
+                == "podcli: \(url) is not audio (the server sent a text/html page, perhaps a captive portal or login page); nothing was kept\n"
+        )
         let shown = try t.show("1")
         #expect(shown["state"] as? String == "failed")
         #expect(shown["path"] == nil || shown["path"] is NSNull)
@@ -144,7 +149,10 @@ import TestSupport
         _ = try t.run(["list"])  // create the database before the limit applies
         let result = try RunningProcess(
             executable: URL(fileURLWithPath: "/bin/sh"),
-            arguments: ["-c", "ulimit -f 1024; exec \"$0\" \"$@\"", t.podcli.executableURL.path, "--home", t.home.path, "fetch", url],
+            arguments: [
+                "-c", "ulimit -f 1024; exec \"$0\" \"$@\"", t.podcli.executableURL.path, "--home", t.home.path, "fetch",
+                url,
+            ],
             environment: t.podcli.childEnvironment()
         ).waitUntilExit()
         #expect(result.status == 74, "\(result)")

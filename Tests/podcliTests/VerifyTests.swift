@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `podcli verify [--repair]` against files changed behind podcli's back.
 @Suite struct VerifyTests {
@@ -26,11 +26,12 @@ import TestSupport
         let uuid = try t.show("1")["uuid"] as! String
         let check = try t.run(["verify", "1"])
         #expect(check.status == 1)
-        #expect(check.stdout == """
-            #1 episodes/\(uuid)/kept.mp3: mode 0666, recorded 0600
-            Verified 1 file: 1 differ
+        #expect(
+            check.stdout == """
+                #1 episodes/\(uuid)/kept.mp3: mode 0666, recorded 0600
+                Verified 1 file: 1 differ
 
-            """)
+                """)
         #expect(check.stderr == "podcli: 1 file differ from the record; 'podcli verify --repair' can fix them\n")
         let repair = try t.run(["verify", "--repair"])
         #expect(repair.status == 0, "\(repair)")
@@ -68,11 +69,12 @@ import TestSupport
         let (url, _) = try t.source("listed.mp3", size: 2048)
         #expect(try t.run(["fetch", url]).status == 0)
         let list = try t.run(["list"])
-        #expect(list.stdout == """
-            ID  STATE       SIZE     TITLE
-            1   downloaded  2.0 KiB  listed
+        #expect(
+            list.stdout == """
+                ID  STATE       SIZE     TITLE
+                1   downloaded  2.0 KiB  listed
 
-            """)
+                """)
         let json = try JSONSerialization.jsonObject(with: t.run(["list", "--json"]).stdoutData) as? [[String: Any]]
         #expect(json?.count == 1)
         #expect(json?.first?["title"] as? String == "listed")
@@ -96,12 +98,13 @@ import TestSupport
         let t = try CLITestCase()
         let result = try t.run(["list", "--jsno"])
         #expect(result.status == 64)
-        #expect(result.stderr == """
-            Error: Unknown option '--jsno'. Did you mean '--json'?
-            Usage: podcli list [<options>]
-            See 'podcli list --help' for more information.
+        #expect(
+            result.stderr == """
+                Error: Unknown option '--jsno'. Did you mean '--json'?
+                Usage: podcli list [<options>]
+                See 'podcli list --help' for more information.
 
-            """)
+                """)
         let missing = try t.run(["fetch"])
         #expect(missing.status == 64)
         #expect(missing.stderr.hasPrefix("Error: Missing expected argument '<url>'"))
@@ -120,7 +123,8 @@ import TestSupport
     @Test func theDataDirectoryComesFromHomeOptionEnvironmentOrXDG() throws {
         let t = try CLITestCase()
         let (url, _) = try t.source("placed.mp3", size: 4096)
-        let viaEnvironment = try t.podcli.run(["fetch", url, "--quiet"], environment: ["PODCLI_HOME": t.home.path + "/env"])
+        let viaEnvironment = try t.podcli.run(
+            ["fetch", url, "--quiet"], environment: ["PODCLI_HOME": t.home.path + "/env"])
         #expect(viaEnvironment.status == 0)
         #expect(FileManager.default.fileExists(atPath: t.home.path + "/env/podcli.db"))
         let viaOptionAfter = try t.podcli.run(["list", "--home", t.home.path + "/env"])
@@ -136,7 +140,11 @@ import TestSupport
         let sqlite = "/usr/bin/python3"
         let bump = try RunningProcess(
             executable: URL(fileURLWithPath: sqlite),
-            arguments: ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=42'); c.commit()", t.home.path + "/podcli.db"],
+            arguments: [
+                "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=42'); c.commit()",
+                t.home.path + "/podcli.db",
+            ],
             environment: ProcessInfo.processInfo.environment
         ).waitUntilExit()
         #expect(bump.status == 0, "\(bump)")

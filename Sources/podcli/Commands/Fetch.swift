@@ -46,12 +46,14 @@ enum Fetch: Command {
         }
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: output)
         let file = try fetcher.fetch(episode)
-        let line = "Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size))): \(library.path(of: file))"
+        let line =
+            "Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size))): \(library.path(of: file))"
         if arguments[json] { output.note(line) } else { output.print(line) }
         try report(episode, library: library, arguments: arguments, output: output)
     }
 
-    private static func report(_ episode: Episode, library: Library, arguments: ParsedArguments, output: Output) throws {
+    private static func report(_ episode: Episode, library: Library, arguments: ParsedArguments, output: Output) throws
+    {
         guard arguments[json], let current = try library.episode(id: episode.id) else { return }
         output.print(try EpisodeReport.json(EpisodeReport(current, in: library)), always: true)
     }

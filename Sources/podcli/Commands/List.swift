@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import Foundation
 
 /// `podcli list`: the episodes podcli knows, one line each.
 enum List: Command {
@@ -42,5 +43,3 @@ struct Table {
         }
     }
 }
-
-import Foundation

@@ -15,7 +15,8 @@ enum Verify: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()
         let output = context.output
-        let episodes = try arguments[id].map { [try library.episode(matching: $0)] }
+        let episodes =
+            try arguments[id].map { [try library.episode(matching: $0)] }
             ?? library.episodes().filter { $0.state == .downloaded }
         var checked = 0
         var unresolved = 0
@@ -41,7 +42,8 @@ enum Verify: Command {
                 }
             }
         }
-        let summary = "Verified \(checked) file\(checked == 1 ? "" : "s"): "
+        let summary =
+            "Verified \(checked) file\(checked == 1 ? "" : "s"): "
             + (unresolved == 0 ? "all match their records" : "\(unresolved) differ")
         output.print(summary)
         if unresolved > 0 {
@@ -66,7 +68,8 @@ enum Verify: Command {
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: context.output)
         let fresh = try fetcher.fetch(episode)
         if fresh.sha256 != file.sha256 {
-            context.output.print("#\(episode.id): downloaded again; the server's file has changed since it was recorded", always: true)
+            context.output.print(
+                "#\(episode.id): downloaded again; the server's file has changed since it was recorded", always: true)
         } else {
             context.output.print("#\(episode.id) \(fresh.relativePath): downloaded again", always: true)
         }
