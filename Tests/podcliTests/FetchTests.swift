@@ -38,6 +38,22 @@ import Testing
         #expect(try t.server.stats(pathPrefix: String(url.dropFirst(t.server.baseURL.count))).count == 1)
     }
 
+    @Test func aTerminalGetsAProgressBarRedrawnInPlace() throws {
+        let t = try CLITestCase()
+        let (url, _) = try t.source("tty.mp3", size: 1_500_000)
+        // script(1) gives podcli a pseudo-terminal for stdout and stderr.
+        let command = "'\(t.podcli.executableURL.path)' --home '\(t.home.path)' fetch '\(url)?slow=1500000'"
+        let result = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/script"), arguments: ["-qec", command, "/dev/null"],
+            environment: t.podcli.childEnvironment()
+        ).waitUntilExit()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("\r\u{1B}[2K#1 "))
+        #expect(result.stdout.contains(" / 1.4 MiB ["))
+        #expect(result.stdout.contains("ETA"))
+        #expect(result.stdout.contains("Downloaded #1 tty (1.4 MiB)"))
+    }
+
     @Test func openProtectionIsReadableByOthers() throws {
         let t = try CLITestCase()
         let (url, _) = try t.source("open.mp3")
