@@ -12,7 +12,6 @@ final class Attempt {
     }
 
     private let file: PartialFile
-    private let url: String
     private let onEvent: (DownloadEvent) -> Void
     private let effectiveURL: () -> String
     private let startOffset: Int
@@ -26,10 +25,9 @@ final class Attempt {
     private var sniffed = false
 
     init(
-        file: PartialFile, url: String, effectiveURL: @escaping () -> String, onEvent: @escaping (DownloadEvent) -> Void
+        file: PartialFile, effectiveURL: @escaping () -> String, onEvent: @escaping (DownloadEvent) -> Void
     ) {
         self.file = file
-        self.url = url
         self.startOffset = file.size
         self.effectiveURL = effectiveURL
         self.onEvent = onEvent

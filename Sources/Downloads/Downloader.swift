@@ -111,8 +111,7 @@ public final class Downloader {
         url: String, file: PartialFile, onEvent: @escaping (DownloadEvent) -> Void
     ) throws(DownloadError) -> Outcome {
         onEvent(.attemptStarted(url: url, offset: file.size))
-        let attempt = Attempt(
-            file: file, url: url, effectiveURL: { [transfer] in transfer.effectiveURL }, onEvent: onEvent)
+        let attempt = Attempt(file: file, effectiveURL: { [transfer] in transfer.effectiveURL }, onEvent: onEvent)
         let result = transfer.perform(url: url, rangeStart: file.size, ifRange: file.validator, sink: attempt)
         let status = attempt.headers.status == 0 ? nil : attempt.headers.status
         let outcome: Outcome

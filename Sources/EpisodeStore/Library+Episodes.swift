@@ -60,10 +60,6 @@ extension Library {
         try database.run("UPDATE episodes SET validator = ? WHERE id = ?", [SQLValue(validator), SQLValue(episode.id)])
     }
 
-    public func setTitle(_ title: String, of episode: Episode) throws(StoreError) {
-        try database.run("UPDATE episodes SET title = ? WHERE id = ?", [.text(title), SQLValue(episode.id)])
-    }
-
     /// The recorded files of an episode.
     public func files(of episode: Episode) throws(StoreError) -> [EpisodeFile] {
         try database.rows(

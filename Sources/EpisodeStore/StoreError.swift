@@ -34,15 +34,6 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "busy: \(what); try again when it has finished"
         }
     }
-
-    /// True when the failure is the disk being full or over quota.
-    public var isOutOfSpace: Bool {
-        switch self {
-        case .sqlite(let code, _, _): return code & 0xFF == 13  // SQLITE_FULL
-        case .io(_, _, let errno): return errno == ENOSPC || errno == EDQUOT || errno == EFBIG
-        default: return false
-        }
-    }
 }
 
 #if canImport(Glibc)

@@ -16,7 +16,7 @@ enum Show: Command {
         if arguments[json] {
             context.output.print(try EpisodeReport.json(report), always: true)
         } else {
-            report.lines.forEach { context.output.print($0) }
+            for line in report.lines { context.output.print(line) }
         }
     }
 }
