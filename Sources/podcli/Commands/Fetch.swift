@@ -29,13 +29,13 @@ enum Fetch: Command {
         let library = try context.library()
         let output = context.output
 
-        if let existing = try library.standaloneEpisode(sourceURL: url), existing.state == .downloaded {
-            output.note("Already downloaded: #\(existing.id) \(existing.title)")
-            try report(existing, library: library, arguments: arguments, output: output)
-            return
-        }
         let episode: Episode
         if let existing = try library.standaloneEpisode(sourceURL: url) {
+            if existing.state == .downloaded {
+                output.note("Already downloaded: #\(existing.id) \(existing.title)")
+                try report(existing, library: library, arguments: arguments, output: output)
+                return
+            }
             episode = existing
             output.note("Resuming #\(episode.id) \(episode.title)")
         } else {
