@@ -27,8 +27,7 @@ final class PartialFile {
     /// The buffer being hashed while `buffer` fills.
     private var spare = UnsafeMutableRawBufferPointer.allocate(byteCount: PartialFile.bufferSize, alignment: 64)
     private var buffered = 0
-    /// Bytes of the file on disk (or handed to the kernel): `size - buffered`.
-    private var written = 0
+    /// Where the last writeback hint ended; bytes before it are already on their way to disk.
     private var writebackStarted = 0
 
     private static let bufferSize = 256 * 1024
@@ -61,7 +60,6 @@ final class PartialFile {
             keepHead(bytes)
             size += count
         }
-        written = size
     }
 
     deinit {
@@ -104,7 +102,10 @@ final class PartialFile {
                 .copyMemory(from: UnsafeRawBufferPointer(rebasing: rest.prefix(count)))
             buffered += count
             rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(count))
-            if buffered == buffer.count, case let code = flush(), code != 0 { return code }
+            if buffered == buffer.count {
+                let code = flush()
+                if code != 0 { return code }
+            }
         }
         return 0
     }
@@ -126,12 +127,11 @@ final class PartialFile {
             }
             offset += count
         }
-        written += buffered
         buffered = 0
-        if written - writebackStarted >= PartialFile.writebackStep {
+        if size - writebackStarted >= PartialFile.writebackStep {
             // Only a hint: a failure here just leaves the work to the final fsync.
-            _ = csystem_start_writeback(descriptor, Int64(writebackStarted), Int64(written - writebackStarted))
-            writebackStarted = written
+            _ = csystem_start_writeback(descriptor, Int64(writebackStarted), Int64(size - writebackStarted))
+            writebackStarted = size
         }
         return 0
     }
@@ -166,7 +166,6 @@ final class PartialFile {
         hasher.reset()
         size = 0
         buffered = 0
-        written = 0
         writebackStarted = 0
         head = []
     }
