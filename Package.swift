@@ -12,6 +12,8 @@ let package = Package(
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "CSystem"),
+        // libxml2's headers live in /usr/include/libxml2, so pkg-config supplies the -I flag.
+        .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev", "pkg-config"])]),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -24,8 +26,9 @@ let package = Package(
             name: "EpisodeStore", dependencies: ["CSQLite", "Digest"],
             plugins: ["EmbedMigrations"]),
         .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest"]),
+        .target(name: "Feeds", dependencies: ["CXML"]),
         .executableTarget(
-            name: "podcli", dependencies: ["Arguments", "EpisodeStore", "Downloads"]),
+            name: "podcli", dependencies: ["Arguments", "EpisodeStore", "Downloads", "Feeds"]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
         // temporary directories and the runner for the built podcli executable.
@@ -33,6 +36,7 @@ let package = Package(
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport"]),
     ]
 )

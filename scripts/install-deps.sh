@@ -5,7 +5,9 @@ set -euo pipefail
 
 packages=(
     # libraries podcli links
-    libcurl4-openssl-dev libsqlite3-dev libssl-dev libmpg123-dev libasound2-dev
+    libcurl4-openssl-dev libsqlite3-dev libssl-dev libxml2-dev libmpg123-dev libasound2-dev
+    # how SwiftPM finds libxml2's headers (/usr/include/libxml2)
+    pkg-config
     # the tests' loopback HTTP server and the demo
     python3 ca-certificates
 )

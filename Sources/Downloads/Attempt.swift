@@ -1,7 +1,7 @@
 /// One HTTP exchange of a download: it decides, as the response arrives, whether the body
 /// continues the partial file, replaces it, or must be refused. Receives libcurl's callbacks
 /// through `Transfer`.
-final class Attempt {
+final class Attempt: TransferSink {
     /// Why the attempt stopped the transfer itself.
     enum Stop: Equatable {
         case httpStatus(Int)

@@ -54,7 +54,8 @@ enum AudioSniffer {
         return samplesPerByte * bitrate / sampleRate + padding
     }
 
-    private static func looksLikeMarkup(_ bytes: [UInt8]) -> Bool {
+    /// The first byte after whitespace and a byte-order mark is '<'.
+    static func looksLikeMarkup(_ bytes: [UInt8]) -> Bool {
         let start = bytes.drop {
             $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF
         }

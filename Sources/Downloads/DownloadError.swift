@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Foundation
 
 /// Everything that can stop a download, worded so a user can act on it.
 public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -21,6 +19,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case storage(path: String, errno: Int32)
     /// The transfer ended without the whole body, after any retries.
     case incomplete(url: String, received: Int, expected: Int)
+    /// A feed longer than podcli reads.
+    case feedTooLarge(url: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -42,7 +42,17 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
             return "could not write \(path): \(String(cString: strerror(code)))"
         case .incomplete(let url, let received, let expected):
             return "download of \(url) ended early: \(received) of \(expected) bytes"
+        case .feedTooLarge(let url, let limit):
+            return "\(url) is larger than \(limit / (1024 * 1024)) MiB, more than podcli reads as a feed"
         }
+    }
+
+    /// Throws `.invalidURL` unless `url` is an absolute http or https URL with a host.
+    public static func checkFetchable(_ url: String) throws(DownloadError) {
+        guard let components = URLComponents(string: url),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty
+        else { throw .invalidURL(url) }
     }
 
     private static func tries(_ attempts: Int) -> String {

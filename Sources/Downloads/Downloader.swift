@@ -64,10 +64,7 @@ public final class Downloader {
     public func download(_ request: DownloadRequest, onEvent: (DownloadEvent) -> Void) throws(DownloadError)
         -> DownloadResult
     {
-        guard let components = URLComponents(string: request.url),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host, !host.isEmpty
-        else { throw .invalidURL(request.url) }
+        try DownloadError.checkFetchable(request.url)
 
         return try withoutActuallyEscaping(onEvent) { (onEvent) throws(DownloadError) -> DownloadResult in
             let file = try PartialFile(
@@ -112,7 +109,12 @@ public final class Downloader {
     ) throws(DownloadError) -> Outcome {
         onEvent(.attemptStarted(url: url, offset: file.size))
         let attempt = Attempt(file: file, effectiveURL: { [transfer] in transfer.effectiveURL }, onEvent: onEvent)
-        let result = transfer.perform(url: url, rangeStart: file.size, ifRange: file.validator, sink: attempt)
+        var exchange = Transfer.Exchange(url: url)
+        if file.size > 0 {
+            exchange.range = "\(file.size)-"
+            if let validator = file.validator { exchange.headers = ["If-Range: \(validator)"] }
+        }
+        let result = transfer.perform(exchange, sink: attempt)
         let status = attempt.headers.status == 0 ? nil : attempt.headers.status
         let outcome: Outcome
         do {
@@ -153,7 +155,7 @@ public final class Downloader {
         case nil:
             break
         }
-        guard result.code == CURLE_OK else { return try curlFailure(result, url: url, file: file) }
+        guard result.code == CURLE_OK else { return .retry(try result.retryableError(url: url, policy: policy), retryAfter: nil) }
         guard attempt.finishBody() else {
             return try judge(attempt, result, url: url, file: file)
         }
@@ -172,20 +174,23 @@ public final class Downloader {
                 finalURL: result.effectiveURL))
     }
 
-    private func curlFailure(_ result: Transfer.Result, url: String, file: PartialFile) throws(DownloadError) -> Outcome
-    {
-        let error = DownloadError.network(
-            code: Int32(result.code.rawValue), message: result.message, url: url, attempts: 1)
-        switch result.code {
+}
+
+extension Transfer.Result {
+    /// The error a failed exchange means: returned when trying again may help (connection
+    /// failures, timeouts, a cut-off body), thrown when it cannot.
+    func retryableError(url: String, policy: DownloadPolicy) throws(DownloadError) -> DownloadError {
+        let error = DownloadError.network(code: Int32(code.rawValue), message: message, url: url, attempts: 1)
+        switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
-            throw .redirectRefused(from: url, to: result.redirectURL ?? result.effectiveURL)
+            throw .redirectRefused(from: url, to: redirectURL ?? effectiveURL)
         case CURLE_TOO_MANY_REDIRECTS:
             throw .tooManyRedirects(url: url, limit: policy.maxRedirects)
         case CURLE_URL_MALFORMAT:
             throw .invalidURL(url)
         case CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING,
             CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_COULDNT_RESOLVE_PROXY:
-            return .retry(error, retryAfter: nil)
+            return error
         default:
             throw error
         }

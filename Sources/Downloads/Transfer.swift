@@ -3,7 +3,7 @@ import CCurl
 /// One libcurl easy handle, owned and cleaned up by this object, set up for podcli's rules:
 /// only http and https (also after a redirect), TLS verified, bounded redirects, connect and
 /// low-speed timeouts, podcli's User-Agent. It performs one HTTP exchange at a time and hands
-/// headers, body and progress to an `Attempt`.
+/// headers, body and progress to a `TransferSink` (an `Attempt` of a download, a `FeedExchange`).
 ///
 /// Not `Sendable`: a handle is used by one thread at a time.
 final class Transfer {
@@ -50,22 +50,34 @@ final class Transfer {
         errorBuffer.deallocate()
     }
 
-    /// Performs one exchange for `url`, asking for bytes from `rangeStart` on when it is non-zero,
-    /// with `ifRange` as the If-Range validator.
-    func perform(url: String, rangeStart: Int, ifRange: String?, sink: Attempt) -> Result {
+    /// One request: what to ask for, beyond the handle's fixed rules.
+    struct Exchange {
+        var url: String
+        /// A byte range ("100-"), or nil for the whole body.
+        var range: String?
+        /// Extra request header lines ("If-Range: ...").
+        var headers: [String] = []
+        /// Ask for gzip/deflate and let libcurl decode it (for feeds; never for audio ranges).
+        var acceptCompression = false
+    }
+
+    /// Performs one exchange, handing headers, body and progress to `sink`.
+    func perform(_ exchange: Exchange, sink: any TransferSink) -> Result {
         errorBuffer[0] = 0
-        ccurl_setopt_str(handle, CURLOPT_URL, url)
-        ccurl_setopt_str(handle, CURLOPT_RANGE, rangeStart > 0 ? "\(rangeStart)-" : nil)
+        ccurl_setopt_str(handle, CURLOPT_URL, exchange.url)
+        ccurl_setopt_str(handle, CURLOPT_RANGE, exchange.range)
+        ccurl_setopt_str(handle, CURLOPT_ACCEPT_ENCODING, exchange.acceptCompression ? "" : nil)
         var headers: UnsafeMutablePointer<curl_slist>?
-        if rangeStart > 0, let ifRange { headers = curl_slist_append(nil, "If-Range: \(ifRange)") }
+        for line in exchange.headers { headers = curl_slist_append(headers, line) }
         defer { curl_slist_free_all(headers) }
         ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
 
-        let context = Unmanaged.passUnretained(sink).toOpaque()
+        let box = SinkBox(sink)
+        let context = Unmanaged.passUnretained(box).toOpaque()
         ccurl_setopt_ptr(handle, CURLOPT_WRITEDATA, context)
         ccurl_setopt_ptr(handle, CURLOPT_HEADERDATA, context)
         ccurl_setopt_ptr(handle, CURLOPT_XFERINFODATA, context)
-        let code = withExtendedLifetime(sink) { curl_easy_perform(handle) }
+        let code = withExtendedLifetime(box) { curl_easy_perform(handle) }
 
         let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         return Result(
@@ -85,26 +97,42 @@ final class Transfer {
 /// curl_global_init must run once before any handle exists; a lazy global is initialised once.
 private let curlGlobalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
-// The callbacks capture nothing, so they convert to C function pointers; the sink travels as the
-// user-data pointer.
+/// What receives libcurl's callbacks for one exchange.
+protocol TransferSink: AnyObject {
+    /// One header line as libcurl delivers it (with its CRLF), for every response of a redirect chain.
+    func receiveHeader(_ line: String)
+    /// Returns false to stop the transfer (libcurl then fails with CURLE_WRITE_ERROR).
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool
+    /// Returns false to stop the transfer.
+    func progress(downloaded: Int, expected: Int) -> Bool
+}
+
+/// Carries a sink through libcurl's user-data pointer (an existential has no single object).
+private final class SinkBox {
+    let sink: any TransferSink
+    init(_ sink: any TransferSink) { self.sink = sink }
+
+    static func from(_ context: UnsafeMutableRawPointer?) -> any TransferSink {
+        Unmanaged<SinkBox>.fromOpaque(context!).takeUnretainedValue().sink
+    }
+}
+
+// The callbacks capture nothing, so they convert to C function pointers.
 
 private let bodyCallback: ccurl_data_cb = { pointer, size, count, context in
-    let sink = Unmanaged<Attempt>.fromOpaque(context!).takeUnretainedValue()
     let length = size * count
     // Any count other than `length` makes libcurl stop with CURLE_WRITE_ERROR.
-    return sink.receiveBody(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
+    return SinkBox.from(context).receiveBody(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
 }
 
 private let headerCallback: ccurl_data_cb = { pointer, size, count, context in
-    let sink = Unmanaged<Attempt>.fromOpaque(context!).takeUnretainedValue()
     let length = size * count
     let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
-    sink.receiveHeader(String(decoding: bytes, as: UTF8.self))
+    SinkBox.from(context).receiveHeader(String(decoding: bytes, as: UTF8.self))
     return length
 }
 
 private let progressCallback: ccurl_xferinfo_cb = { context, expected, downloaded, _, _ in
-    let sink = Unmanaged<Attempt>.fromOpaque(context!).takeUnretainedValue()
     // Non-zero makes libcurl stop with CURLE_ABORTED_BY_CALLBACK.
-    return sink.progress(downloaded: Int(downloaded), expected: Int(expected)) ? 0 : 1
+    SinkBox.from(context).progress(downloaded: Int(downloaded), expected: Int(expected)) ? 0 : 1
 }

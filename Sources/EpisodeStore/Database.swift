@@ -60,6 +60,9 @@ public final class Database {
     /// The rowid of the last INSERT on this connection.
     public var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
 
+    /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
     /// What `body` decides about the transaction it ran in.
     public enum Decision { case commit, rollback }
 

@@ -13,9 +13,36 @@ public struct Episode: Equatable, Sendable {
     /// Seconds since the epoch.
     public let createdAt: Int
     public let downloadedAt: Int?
+    /// From the feed; nil for an episode fetched by its audio URL, or when the feed did not say.
+    public let guid: String?
+    public let publishedAt: Int?
+    /// `publishedAt`, or else when podcli first saw the episode: what "newest" sorts by.
+    public let sortDate: Int
+    public let durationMilliseconds: Int?
+    public let enclosureLength: Int?
+    public let link: String?
+    /// As the feed gave it, often HTML.
+    public let description: String?
+    public let imageURL: String?
+    public let episodeNumber: Int?
+    public let seasonNumber: Int?
+    public let episodeType: String?
+    /// JSON arrays as stored: Podlove Simple Chapters, transcripts, persons.
+    public let chaptersJSON: String?
+    public let chaptersURL: String?
+    public let transcriptsJSON: String?
+    public let personsJSON: String?
+    /// False once the feed stopped listing it (the row and files are kept).
+    public let inFeed: Bool
+    /// Appeared in a refresh after subscribing (or was the newest at subscription).
+    public let isNew: Bool
 
-    static let columns =
-        "episodes.id, uuid, feed_id, title, source_url, state, episodes.protection, validator, created_at, downloaded_at"
+    static let columns = """
+        episodes.id, uuid, feed_id, episodes.title, source_url, state, episodes.protection, validator, created_at,
+        downloaded_at, guid, published_at, sort_date, duration_ms, enclosure_length, episodes.link,
+        episodes.description, episodes.image_url, episode_number, season_number, episode_type, chapters, chapters_url,
+        transcripts, persons, in_feed, is_new
+        """
 
     init(row: Row) {
         id = Int(row.int(0)!)
@@ -28,6 +55,23 @@ public struct Episode: Equatable, Sendable {
         validator = row.string(7)
         createdAt = Int(row.int(8)!)
         downloadedAt = row.int(9).map(Int.init)
+        guid = row.string(10)
+        publishedAt = row.int(11).map(Int.init)
+        sortDate = Int(row.int(12) ?? row.int(8)!)
+        durationMilliseconds = row.int(13).map(Int.init)
+        enclosureLength = row.int(14).map(Int.init)
+        link = row.string(15)
+        description = row.string(16)
+        imageURL = row.string(17)
+        episodeNumber = row.int(18).map(Int.init)
+        seasonNumber = row.int(19).map(Int.init)
+        episodeType = row.string(20)
+        chaptersJSON = row.string(21)
+        chaptersURL = row.string(22)
+        transcriptsJSON = row.string(23)
+        personsJSON = row.string(24)
+        inFeed = row.int(25) != 0
+        isNew = row.int(26) == 1
     }
 }
 

@@ -3,11 +3,15 @@ import Foundation
 extension Library {
     /// Records a new episode to be downloaded from `sourceURL`.
     public func createEpisode(title: String, sourceURL: String, protection: Protection) throws(StoreError) -> Episode {
+        let now = Library.now
         try database.run(
-            "INSERT INTO episodes (uuid, title, source_url, state, protection, created_at) VALUES (?, ?, ?, 'new', ?, ?)",
+            """
+            INSERT INTO episodes (uuid, title, source_url, state, protection, created_at, sort_date)
+            VALUES (?, ?, ?, 'new', ?, ?, ?)
+            """,
             [
                 .text(UUID().uuidString.lowercased()), .text(title), .text(sourceURL), .text(protection.rawValue),
-                SQLValue(Library.now),
+                SQLValue(now), SQLValue(now),
             ])
         return try episode(id: database.lastInsertedRowID)!
     }

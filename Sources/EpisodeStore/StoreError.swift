@@ -12,6 +12,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case episodeNotFound(String)
     /// More than one episode matches a UUID prefix.
     case ambiguousEpisode(String, matches: Int)
+    /// No subscription matches what the user typed.
+    case feedNotFound(String)
+    /// More than one subscription's title contains what the user typed.
+    case ambiguousFeed(String, titles: [String])
     /// Another podcli process holds what this one needs.
     case busy(String)
 
@@ -30,6 +34,12 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no episode '\(reference)': give its number or a UUID prefix (see 'podcli list')"
         case .ambiguousEpisode(let reference, let matches):
             return "'\(reference)' matches \(matches) episodes: give more of the UUID"
+        case .feedNotFound(let reference):
+            return "no feed '\(reference)': give its number, its URL or a part of its title (see 'podcli feeds')"
+        case .ambiguousFeed(let reference, let titles):
+            let shown = titles.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
+            return "'\(reference)' matches \(titles.count) feeds (\(shown)\(titles.count > 3 ? ", ..." : "")): "
+                + "give more of the title or the feed's number"
         case .busy(let what):
             return "busy: \(what); try again when it has finished"
         }

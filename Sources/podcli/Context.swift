@@ -36,6 +36,13 @@ final class Context {
     func downloader() -> Downloader {
         Downloader(policy: DownloadPolicy(userAgent: "podcli/\(Podcli.version)"))
     }
+
+    /// A feed fetcher: the download policy, but fewer attempts (a feed is fetched again soon).
+    func feedFetcher() -> FeedFetcher {
+        var policy = DownloadPolicy(userAgent: "podcli/\(Podcli.version)")
+        policy.maxAttempts = 3
+        return FeedFetcher(policy: policy)
+    }
 }
 
 /// Options every command accepts, before or after its name.

@@ -67,18 +67,11 @@ struct EpisodeReport: Encodable {
         if let sha256 { pairs.append(("SHA-256", sha256)) }
         if let mode, let ownerUID { pairs.append(("Mode", "\(mode), owner uid \(ownerUID)")) }
         pairs.append(("Position", played ? "played" : Formatting.duration(seconds: Int(position))))
-        if let downloadedAt { pairs.append(("Downloaded", Self.date(downloadedAt))) }
-        if let verifiedAt { pairs.append(("Verified", Self.date(verifiedAt))) }
+        if let downloadedAt { pairs.append(("Downloaded", Formatting.time(downloadedAt))) }
+        if let verifiedAt { pairs.append(("Verified", Formatting.time(verifiedAt))) }
         if let lastError { pairs.append(("Last error", lastError)) }
         let width = pairs.map(\.0.count).max() ?? 0
         return pairs.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
-    }
-
-    private static func date(_ seconds: Int) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
     /// JSON with stable key order, one document.

@@ -1,5 +1,6 @@
 import Downloads
 import EpisodeStore
+import Feeds
 
 /// The exit codes scripts can rely on, in the spirit of sysexits(3). Documented in the README.
 enum ExitCode: Int32, CaseIterable {
@@ -8,9 +9,9 @@ enum ExitCode: Int32, CaseIterable {
     case drift = 1
     /// The command line was wrong.
     case usage = 64
-    /// The content is not what it should be (not audio, a broken file).
+    /// The content is not what it should be (not audio, not a feed, a broken file).
     case badContent = 65
-    /// No such episode.
+    /// No such episode or feed.
     case notFound = 66
     /// The network or the server failed (after retries).
     case network = 69
@@ -25,15 +26,20 @@ enum ExitCode: Int32, CaseIterable {
         case let error as DownloadError:
             switch error {
             case .invalidURL: self = .usage
-            case .notAudio: self = .badContent
+            case .notAudio, .feedTooLarge: self = .badContent
             case .storage: self = .storage
             case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .incomplete: self = .network
             }
         case let error as StoreError:
             switch error {
-            case .episodeNotFound, .ambiguousEpisode: self = .notFound
+            case .episodeNotFound, .ambiguousEpisode, .feedNotFound, .ambiguousFeed: self = .notFound
             case .busy: self = .busy
             case .sqlite, .newerSchema, .migrationFailed, .io: self = .storage
+            }
+        case let error as FeedError:
+            switch error {
+            case .empty, .notXML, .notAFeed, .truncated: self = .badContent
+            case .unreadable: self = .storage
             }
         case let failure as CommandFailure: self = failure.exitCode
         default: self = .storage

@@ -22,4 +22,29 @@ enum Formatting {
         return hours > 0
             ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
     }
+
+    /// (1, "episode") → "1 episode", (3, "episode") → "3 episodes".
+    static func count(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// Unix seconds → "2024-03-13" (local time).
+    static func day(_ seconds: Int) -> String {
+        date(seconds, format: "%Y-%m-%d")
+    }
+
+    /// Unix seconds → "2024-03-13 08:15:00" (local time).
+    static func time(_ seconds: Int) -> String {
+        date(seconds, format: "%Y-%m-%d %H:%M:%S")
+    }
+
+    /// `format` is strftime(3)'s.
+    private static func date(_ seconds: Int, format: String) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        localtime_r(&time, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = strftime(&buffer, buffer.count, format, &parts)
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

@@ -10,22 +10,40 @@ struct Output {
     /// A result line on stdout (kept under --quiet only when `always`, e.g. for --json).
     func print(_ text: String, always: Bool = false) {
         guard always || !quiet else { return }
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        Self.write(text + "\n", to: STDOUT_FILENO)
     }
 
     /// A note on stderr (hidden by --quiet).
     func note(_ text: String) {
         guard !quiet else { return }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        Self.write(text + "\n", to: STDERR_FILENO)
     }
 
     /// An error line on stderr, never hidden.
     func error(_ text: String) {
-        FileHandle.standardError.write(Data(("podcli: " + text + "\n").utf8))
+        Self.write("podcli: " + text + "\n", to: STDERR_FILENO)
     }
 
     /// Raw text on stderr, for the progress bar.
     func stderr(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Self.write(text, to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text`. When the reader has gone (`podcli list | head`), there is no one
+    /// left to tell anything: exit quietly, as `head`'s other writers do, instead of crashing.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EPIPE { exit(0) }
+                    return
+                }
+                offset += count
+            }
+        }
     }
 }

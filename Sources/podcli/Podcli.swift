@@ -6,7 +6,10 @@ import Foundation
 enum Podcli {
     static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [Fetch.self, List.self, Show.self, Remove.self, Verify.self]
+    static let commands: [any Command.Type] = [
+        Fetch.self, Refresh.self, Feeds.self, List.self, Show.self, Remove.self, Verify.self, Unsubscribe.self,
+        Import.self, Export.self,
+    ]
 
     static let spec = CommandSpec(
         name: "podcli",

@@ -8,7 +8,8 @@ Serves until killed, or until its stdin reaches EOF (so it dies with the test pr
 that spawned it). Pass --no-stdin-watch to run it by hand or from a shell script where
 stdin is /dev/null.
 
-Content endpoints (GET and HEAD; Range, If-Range, ETag, Last-Modified):
+Content endpoints (GET and HEAD; Range, If-Range, ETag, Last-Modified; If-None-Match and
+If-Modified-Since answer 304 when the validator matches):
   /files/<relpath>        files under --root ("." and ".." components are rejected)
   /gen/<size>.mp3         <size> deterministic bytes: ID3v2.4 header (tag size 0) + noise;
                           depends on the path's version (see /__version); ETag "v<version>"
@@ -16,6 +17,7 @@ Content endpoints (GET and HEAD; Range, If-Range, ETag, Last-Modified):
 Redirects (query string preserved):
   /redirect/<n>/<rest>    302 -> /redirect/<n-1>/<rest>; /redirect/0/<rest> -> /<rest>
   /permanent/<rest>       301 -> /<rest>
+  /moved/<rest>           308 -> /<rest>
   /loop/<anything>        302 -> itself
   /to-file/<anything>     302 -> file:///etc/passwd
 Faults (query parameters on content URLs, combinable):
@@ -29,6 +31,8 @@ Faults (query parameters on content URLs, combinable):
   cl_extra=N     claim N more bytes of Content-Length than sent, send the body, then close
   ctype=V        override Content-Type
   disposition=N  add Content-Disposition: attachment; filename="N" (verbatim, UTF-8 bytes)
+  gzip=1         send the whole body gzip-compressed when the client accepts gzip
+  nocache=1      ignore If-None-Match and If-Modified-Since: always the whole body
 Control:
   /__version/<path>?v=N   set the content version of <path> (e.g. /gen/1000.mp3); 204
   /__stats[?wait=S]       JSON {"requests": [...]} in arrival order (no /__ requests); waits up
@@ -38,6 +42,7 @@ Control:
 
 import argparse
 import email.utils
+import gzip
 import hashlib
 import html
 import json
@@ -238,6 +243,9 @@ class Handler(BaseHTTPRequestHandler):
             "range": self.headers.get("Range"),
             "if_range": self.headers.get("If-Range"),
             "user_agent": self.headers.get("User-Agent"),
+            "if_none_match": self.headers.get("If-None-Match"),
+            "if_modified_since": self.headers.get("If-Modified-Since"),
+            "accept_encoding": self.headers.get("Accept-Encoding"),
             "status": 0,
             "body_bytes_sent": 0,
         }
@@ -322,6 +330,8 @@ class Handler(BaseHTTPRequestHandler):
             self.redirect(302, urllib.parse.quote(target) + qs)
         elif path.startswith("/permanent/"):
             self.redirect(301, urllib.parse.quote(path[len("/permanent"):]) + qs)
+        elif path.startswith("/moved/"):
+            self.redirect(308, urllib.parse.quote(path[len("/moved"):]) + qs)
         elif path.startswith("/loop/"):
             self.redirect(302, self.path)
         elif path.startswith("/to-file/"):
@@ -350,6 +360,8 @@ class Handler(BaseHTTPRequestHandler):
             ".xml": "application/rss+xml",
             ".rss": "application/rss+xml",
             ".html": "text/html",
+            ".opml": "text/x-opml",
+            ".atom": "application/atom+xml",
         }.get(ext, "application/octet-stream")
         return Body(st.st_size, ctype, '"%d-%d"' % (st.st_size, st.st_mtime_ns),
                     st.st_mtime, path=full)
@@ -383,6 +395,25 @@ class Handler(BaseHTTPRequestHandler):
             return
 
         ctype = params.get("ctype", body.ctype)
+        if intparam("nocache", 0) != 1 and self.headers.get("Range") is None and self.not_modified(body):
+            self.send_response(304)
+            self.send_header("ETag", body.etag)
+            self.send_header("Last-Modified", http_date(body.last_modified))
+            self.end_headers()
+            return
+        if intparam("gzip", 0) == 1 and "gzip" in (self.headers.get("Accept-Encoding") or ""):
+            data = b"".join(bytes(piece) for piece in body.chunks(0, body.size, BLOCK_SIZE))
+            packed = gzip.compress(data)
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(packed)))
+            self.send_header("ETag", body.etag)
+            self.send_header("Last-Modified", http_date(body.last_modified))
+            self.end_headers()
+            if not head:
+                self.write_body(packed)
+            return
         size = body.size
         start, end = 0, size     # the byte range to send: [start, end)
         code = 200
@@ -466,6 +497,19 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(delay)
             self.write_body(piece)
             next_at += interval
+
+    def not_modified(self, body):
+        """True when the request's If-None-Match or If-Modified-Since says the client has it."""
+        none_match = self.headers.get("If-None-Match")
+        if none_match is not None:
+            return body.etag in [v.strip() for v in none_match.split(",")] or none_match.strip() == "*"
+        since = self.headers.get("If-Modified-Since")
+        if since is not None:
+            try:
+                return int(body.last_modified) <= email.utils.parsedate_to_datetime(since).timestamp()
+            except (TypeError, ValueError):
+                return False
+        return False
 
     @staticmethod
     def validator_matches(if_range, body):

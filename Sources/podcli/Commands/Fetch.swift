@@ -1,33 +1,52 @@
 import Arguments
 import Downloads
 import EpisodeStore
+import Feeds
 import Foundation
 
-/// `podcli fetch URL`: downloads an episode from its audio URL into its own directory, records
-/// it, and protects it.
+/// `podcli fetch URL`: subscribes to a feed (or refreshes a subscribed one), or downloads an
+/// episode from its audio URL into its own directory, records it, and protects it.
 enum Fetch: Command {
-    static let url = Positional("url", help: "The episode's audio URL (http or https).")
+    static let url = Positional(
+        "url", help: "A feed URL (subscribe or refresh), an audio URL (download), or a subscribed feed's name or number.")
     static let protection = Option(
         "protection", valueName: "class",
         help: "Who may read the files: private (owner only: 0700/0600) or open (0755/0644). "
             + "Default: the config's protection, else private.")
     static let title = Option("title", valueName: "text", help: "The episode's title (default: from the file name).")
-    static let json = Flag("json", help: "Print the recorded episode as JSON (as 'show --json').")
+    static let download = Option(
+        "download", valueName: "n|all",
+        help: "After reading a feed, download its <n> newest episodes not yet downloaded (or all of them).")
+    static let json = Flag("json", help: "Print the recorded episode (or feed) as JSON (as 'show --json').")
 
     static let spec = CommandSpec(
-        name: "fetch", abstract: "Download an episode from its audio URL.",
+        name: "fetch", abstract: "Subscribe to a feed, or download an episode from its audio URL.",
         discussion: """
-            The file streams to episodes/<uuid>/<name>.part, is checked to be MPEG audio, synced, \
-            and renamed into place in the same transaction that records it. Run the same command \
-            again after an interruption to resume where it stopped.
+            A feed (RSS or Atom, told by its type and first bytes) is subscribed to: the podcast and \
+            all its episodes are recorded, and only the newest counts as new; nothing is downloaded \
+            unless --download asks. Fetching a subscribed feed refreshes it with a conditional GET.
+
+            Audio streams to episodes/<uuid>/<name>.part, is checked to be MPEG audio, synced, and \
+            renamed into place in the same transaction that records it. Run the same command again \
+            after an interruption to resume where it stopped.
             """,
-        positionals: [url], options: [protection, title], flags: [json])
+        positionals: [url], options: [protection, title, download], flags: [json])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let url = arguments[url]!
         let chosenProtection = try arguments.value(protection, as: "private or open", Protection.init(rawValue:))
+        let downloadCount = try arguments.value(download, as: "a number or 'all'", DownloadCount.init)
         let library = try context.library()
         let output = context.output
+        let updater = FeedUpdater(
+            library: library, fetcher: context.feedFetcher(),
+            protection: try chosenProtection ?? context.config().protection)
+
+        if let feed = try library.feed(url: url) ?? subscribedFeed(named: url, in: library) {
+            let outcome = try updater.refresh(feed)
+            try finish(outcome, downloading: downloadCount, arguments: arguments, context: context)
+            return
+        }
 
         let episode: Episode
         if let existing = try library.standaloneEpisode(sourceURL: url) {
@@ -39,10 +58,15 @@ enum Fetch: Command {
             episode = existing
             output.note("Resuming #\(episode.id) \(episode.title)")
         } else {
-            try validate(url)
-            let protection = try chosenProtection ?? context.config().protection
-            episode = try library.createEpisode(
-                title: arguments[title] ?? defaultTitle(for: url), sourceURL: url, protection: protection)
+            try DownloadError.checkFetchable(url)
+            let outcome = try updater.subscribe(url: url)
+            if case .audio = outcome {
+                episode = try library.createEpisode(
+                    title: arguments[title] ?? defaultTitle(for: url), sourceURL: url, protection: updater.protection)
+            } else {
+                try finish(outcome, downloading: downloadCount, arguments: arguments, context: context)
+                return
+            }
         }
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: output)
         let file = try fetcher.fetch(episode)
@@ -58,11 +82,71 @@ enum Fetch: Command {
         output.print(try EpisodeReport.json(EpisodeReport(current, in: library)), always: true)
     }
 
-    /// Refuses what is not an http(s) URL before anything is recorded.
-    private static func validate(_ url: String) throws {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", components.host?.isEmpty == false
-        else { throw DownloadError.invalidURL(url) }
+    /// A subscribed feed named by number or title, when `reference` is not a URL at all.
+    private static func subscribedFeed(named reference: String, in library: Library) throws -> Feed? {
+        guard !reference.contains("://") else { return nil }
+        do {
+            return try library.feed(matching: reference)
+        } catch StoreError.feedNotFound {
+            throw DownloadError.invalidURL(reference)
+        }
+    }
+
+    /// Reports a subscription or refresh, then downloads what `--download` asks for.
+    private static func finish(
+        _ outcome: FeedUpdater.Outcome, downloading count: DownloadCount?, arguments: ParsedArguments,
+        context: Context
+    ) throws {
+        let library = try context.library()
+        let output = context.output
+        let feed: Feed
+        switch outcome {
+        case .subscribed(let subscribed, let summary):
+            feed = subscribed
+            output.print(
+                "Subscribed to #\(feed.id) \(feed.title): \(Formatting.count(summary.added, "episode"))"
+                    + (summary.newEpisodeIDs.isEmpty ? "" : ", the newest marked new"))
+        case .refreshed(let refreshed, let summary):
+            feed = refreshed
+            var changes = ["\(summary.newEpisodeIDs.count) new"]
+            if summary.dropped > 0 { changes.append("\(summary.dropped) no longer listed (kept)") }
+            output.print("Refreshed #\(feed.id) \(feed.title): " + changes.joined(separator: ", "))
+        case .unchanged(let unchanged):
+            feed = unchanged
+            output.print("#\(feed.id) \(feed.title) is unchanged")
+        case .audio:
+            return
+        }
+        if let count {
+            var filter = EpisodeFilter()
+            filter.feedID = feed.id
+            let waiting = try library.listing(filter).map(\.episode).filter { $0.state != .downloaded }
+            let chosen = count.limit.map { Array(waiting.prefix($0)) } ?? waiting
+            let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: output)
+            for episode in chosen {
+                let file = try fetcher.fetch(episode)
+                output.print("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size)))")
+            }
+        }
+        if arguments[json], let current = try library.feeds().first(where: { $0.feed.id == feed.id }) {
+            output.print(try EpisodeReport.json(FeedReport(current)), always: true)
+        }
+    }
+
+    /// `--download`: a number of newest episodes, or all.
+    struct DownloadCount {
+        /// nil for all.
+        let limit: Int?
+
+        init?(_ text: String) {
+            if text == "all" {
+                limit = nil
+            } else if let count = Int(text), count >= 0 {
+                limit = count
+            } else {
+                return nil
+            }
+        }
     }
 
     /// "https://x/shows/ep-12.mp3?x=1" → "ep-12".

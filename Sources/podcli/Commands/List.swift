@@ -2,28 +2,106 @@ import Arguments
 import EpisodeStore
 import Foundation
 
-/// `podcli list`: the episodes podcli knows, one line each.
+/// `podcli list [FEED]`: the episodes podcli knows, newest first, one line each.
 enum List: Command {
-    static let json = Flag("json", help: "Print the episodes as a JSON array (the fields of 'show --json').")
+    static let feed = Positional(
+        "feed", help: "Only this feed's episodes: its number, URL, or a unique part of its title.", isOptional: true)
+    static let search = Option("search", short: "s", valueName: "text", help: "Only episodes whose title or description contains <text>.")
+    static let new = Flag("new", help: "Only new episodes (not yet played).")
+    static let downloaded = Flag("downloaded", help: "Only downloaded episodes.")
+    static let played = Flag("played", help: "Only played episodes.")
+    static let json = Flag("json", help: "Print the episodes as a JSON array.")
 
-    static let spec = CommandSpec(name: "list", abstract: "List episodes.", flags: [json])
+    static let spec = CommandSpec(
+        name: "list", abstract: "List episodes, newest first.", positionals: [feed], options: [search],
+        flags: [new, downloaded, played, json])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()
-        let reports = try library.episodes().map { try EpisodeReport($0, in: library) }
+        var filter = EpisodeFilter()
+        if let reference = arguments[feed] { filter.feedID = try library.feed(matching: reference).id }
+        filter.onlyNew = arguments[new]
+        filter.onlyDownloaded = arguments[downloaded]
+        filter.onlyPlayed = arguments[played]
+        filter.search = arguments[search]
+        let listings = try library.listing(filter)
         if arguments[json] {
-            context.output.print(try EpisodeReport.json(reports), always: true)
+            context.output.print(try EpisodeReport.json(listings.map(EpisodeLine.init)), always: true)
             return
         }
-        guard !reports.isEmpty else {
-            context.output.note("No episodes yet: 'podcli fetch URL' downloads one.")
+        guard !listings.isEmpty else {
+            let filtered = filter.feedID != nil || filter.onlyNew || filter.onlyDownloaded || filter.onlyPlayed
+                || filter.search != nil
+            context.output.note(
+                filtered ? "No episodes match." : "No episodes yet: 'podcli fetch URL' subscribes to a feed or downloads one.")
             return
         }
-        let rows = reports.map { report in
-            ["\(report.id)", report.state, report.size.map(Formatting.bytes) ?? "-", report.title]
+        let showFeed = filter.feedID == nil && listings.contains { $0.feedTitle != nil }
+        let rows = listings.map { listing in
+            let line = EpisodeLine(listing)
+            var row = [
+                "\(line.id)", Formatting.day(listing.episode.sortDate), line.status,
+                line.duration.map { Formatting.duration(seconds: Int($0)) } ?? "-",
+                line.size.map(Formatting.bytes) ?? "-",
+            ]
+            if showFeed { row.append(line.feed ?? "-") }
+            row.append(line.title)
+            return row
         }
-        for line in Table(header: ["ID", "STATE", "SIZE", "TITLE"], rows: rows).lines {
+        let header = ["ID", "DATE", "STATE", "LENGTH", "SIZE"] + (showFeed ? ["FEED"] : []) + ["TITLE"]
+        for line in Table(header: header, rows: rows).lines {
             context.output.print(line)
+        }
+    }
+}
+
+/// One episode of `list --json`: what the table shows, with numbers left as numbers.
+struct EpisodeLine: Encodable {
+    let id: Int
+    let uuid: String
+    let feedID: Int?
+    let feed: String?
+    let title: String
+    /// The download state ("new" means nothing downloaded yet).
+    let state: String
+    /// What the STATE column shows: played, downloaded, new (listed and unheard), ...
+    let status: String
+    let new: Bool
+    let played: Bool
+    /// Seconds into the episode.
+    let position: Double
+    let publishedAt: Int?
+    let duration: Double?
+    let size: Int?
+    let url: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, uuid, feed, title, state, status, new, played, position, duration, size, url
+        case feedID = "feed_id"
+        case publishedAt = "published_at"
+    }
+
+    init(_ listing: EpisodeListing) {
+        let episode = listing.episode
+        id = episode.id
+        uuid = episode.uuid
+        feedID = episode.feedID
+        feed = listing.feedTitle
+        title = episode.title
+        state = episode.state.rawValue
+        new = episode.isNew && !listing.played
+        played = listing.played
+        position = Double(listing.positionMilliseconds) / 1000
+        publishedAt = episode.publishedAt
+        duration = episode.durationMilliseconds.map { Double($0) / 1000 }
+        size = listing.fileSize
+        url = episode.sourceURL
+        if played {
+            status = "played"
+        } else if episode.state != .new {
+            status = episode.state.rawValue
+        } else {
+            status = new ? "new" : "-"
         }
     }
 }

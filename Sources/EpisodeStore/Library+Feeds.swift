@@ -1,0 +1,350 @@
+import Foundation
+
+extension Library {
+    /// Subscribes to the feed at `url`: records the podcast and all its episodes. Only the newest
+    /// episode counts as new, as in gPodder: a subscription does not flood the new list.
+    public func subscribe(
+        url: String, metadata: FeedMetadata, episodes: [EpisodeMetadata], etag: String?, lastModified: String?,
+        protection: Protection
+    ) throws(StoreError) -> (Feed, MergeSummary) {
+        var result: (Feed, MergeSummary)?
+        try transaction { () throws(StoreError) in
+            let now = Library.now
+            try database.run(
+                """
+                INSERT INTO feeds (url, title, subscribed_at, checked_at, changed_at, etag, last_modified)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.text(url), .text(metadata.title), SQLValue(now), SQLValue(now), SQLValue(now), SQLValue(etag),
+                 SQLValue(lastModified)])
+            let feedID = database.lastInsertedRowID
+            try update(feedID: feedID, metadata: metadata)
+            var summary = try merge(episodes, into: feedID, protection: protection, markNew: false)
+            // The newest (by date, else document order) is new.
+            if let newest = try database.rows(
+                "SELECT id FROM episodes WHERE feed_id = ? ORDER BY sort_date DESC, id ASC LIMIT 1", [SQLValue(feedID)]
+            ).first?.int(0) {
+                try database.run("UPDATE episodes SET is_new = 1 WHERE id = ?", [.integer(newest)])
+                summary.newEpisodeIDs = [Int(newest)]
+            }
+            result = (try feed(id: feedID)!, summary)
+        }
+        return result!
+    }
+
+    /// Records a refresh that brought a new document: the podcast's metadata, the episodes merged
+    /// (new ones count as new), the validators, and `url` if the feed moved.
+    public func refresh(
+        _ feed: Feed, url: String, metadata: FeedMetadata, episodes: [EpisodeMetadata], etag: String?,
+        lastModified: String?, protection: Protection
+    ) throws(StoreError) -> MergeSummary {
+        var summary = MergeSummary()
+        try transaction { () throws(StoreError) in
+            let now = Library.now
+            try database.run(
+                """
+                UPDATE feeds SET url = ?, title = ?, etag = ?, last_modified = ?, checked_at = ?, changed_at = ?,
+                    last_error = NULL, failures = 0
+                WHERE id = ?
+                """,
+                [.text(url), .text(metadata.title), SQLValue(etag), SQLValue(lastModified), SQLValue(now),
+                 SQLValue(now), SQLValue(feed.id)])
+            try update(feedID: feed.id, metadata: metadata)
+            summary = try merge(episodes, into: feed.id, protection: protection, markNew: true)
+        }
+        return summary
+    }
+
+    /// Records a refresh that brought no document: 304 (with the feed's new URL if it moved) or
+    /// a failure (kept until the next success, and counted).
+    public func record(_ check: FeedCheck, for feed: Feed, url: String? = nil) throws(StoreError) {
+        switch check {
+        case .unchanged(let etag, let lastModified):
+            try database.run(
+                """
+                UPDATE feeds SET url = ?, etag = coalesce(?, etag), last_modified = coalesce(?, last_modified),
+                    checked_at = ?, last_error = NULL, failures = 0
+                WHERE id = ?
+                """,
+                [.text(url ?? feed.url), SQLValue(etag), SQLValue(lastModified), SQLValue(Library.now),
+                 SQLValue(feed.id)])
+        case .failed(let message):
+            try database.run(
+                "UPDATE feeds SET last_error = ?, failures = failures + 1 WHERE id = ?",
+                [.text(message), SQLValue(feed.id)])
+        }
+    }
+
+    public func feed(id: Int) throws(StoreError) -> Feed? {
+        try database.rows("SELECT \(Feed.columns) FROM feeds WHERE id = ?", [SQLValue(id)]).first.map(Feed.init)
+    }
+
+    /// The subscription fetched from `url`, if any.
+    public func feed(url: String) throws(StoreError) -> Feed? {
+        try database.rows("SELECT \(Feed.columns) FROM feeds WHERE url = ?", [.text(url)]).first.map(Feed.init)
+    }
+
+    /// The feed a user means by `reference`: its number, its URL, or a part of its title that
+    /// only one feed's title contains (ignoring case).
+    /// - Throws: `StoreError.feedNotFound` or `.ambiguousFeed`.
+    public func feed(matching reference: String) throws(StoreError) -> Feed {
+        if let id = Int(reference), let feed = try feed(id: id) { return feed }
+        if let feed = try feed(url: reference) { return feed }
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw .feedNotFound(reference) }
+        let matches = try feeds().map(\.feed).filter { $0.title.localizedCaseInsensitiveContains(trimmed) }
+        if matches.count == 1 { return matches[0] }
+        // A title that is exactly what was typed wins over titles that merely contain it.
+        let exact = matches.filter { $0.title.caseInsensitiveCompare(trimmed) == .orderedSame }
+        if exact.count == 1 { return exact[0] }
+        if matches.isEmpty { throw .feedNotFound(reference) }
+        throw .ambiguousFeed(reference, titles: matches.map(\.title))
+    }
+
+    /// Every subscription with its counts, by title.
+    public func feeds() throws(StoreError) -> [FeedSummary] {
+        try database.rows(
+            """
+            SELECT \(Feed.columns),
+                (SELECT count(*) FROM episodes WHERE feed_id = feeds.id),
+                (SELECT count(*) FROM episodes LEFT JOIN playback_state ON episode_id = episodes.id
+                    WHERE feed_id = feeds.id AND is_new = 1 AND coalesce(played, 0) = 0),
+                (SELECT count(*) FROM episodes WHERE feed_id = feeds.id AND state = 'downloaded')
+            FROM feeds ORDER BY feeds.title COLLATE NOCASE, feeds.id
+            """
+        ).map { row in
+            FeedSummary(
+                feed: Feed(row: row), episodes: Int(row.int(16) ?? 0), new: Int(row.int(17) ?? 0),
+                downloaded: Int(row.int(18) ?? 0))
+        }
+    }
+
+    /// Ends a subscription. Episodes with files (downloaded or partial) are kept as episodes of
+    /// their own unless `deleteFiles`; the others are forgotten.
+    /// - Returns: how many episodes were kept.
+    @discardableResult
+    public func unsubscribe(_ feed: Feed, deleteFiles: Bool) throws(StoreError) -> Int {
+        var withFiles: [Episode] = []
+        try transaction { () throws(StoreError) in
+            let episodes = try database.rows(
+                "SELECT \(Episode.columns) FROM episodes WHERE feed_id = ?", [SQLValue(feed.id)]
+            ).map(Episode.init)
+            for episode in episodes {
+                if try !files(of: episode).isEmpty || FileSystem.exists(directory(of: episode)) {
+                    // Detached first, so a run killed before the files go leaves a consistent library.
+                    try database.run(
+                        "UPDATE episodes SET feed_id = NULL, is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
+                    withFiles.append(episode)
+                } else {
+                    try database.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
+                }
+            }
+            try database.run("DELETE FROM feeds WHERE id = ?", [SQLValue(feed.id)])
+        }
+        guard deleteFiles else { return withFiles.count }
+        for episode in withFiles {
+            let lock = try self.lock(episode)  // not while a download writes into it
+            try withExtendedLifetime(lock) { () throws(StoreError) in try remove(episode) }
+        }
+        return 0
+    }
+
+    /// Marks episodes as not new (after playing, or on the user's word).
+    public func clearNew(_ episode: Episode) throws(StoreError) {
+        try database.run("UPDATE episodes SET is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
+    }
+
+    // MARK: Merging
+
+    private func update(feedID: Int, metadata: FeedMetadata) throws(StoreError) {
+        try database.run(
+            """
+            UPDATE feeds SET title = ?, link = ?, description = ?, author = ?, image_url = ?, language = ?,
+                serial = ?, explicit = ?, podcast_guid = ?
+            WHERE id = ?
+            """,
+            [.text(metadata.title), SQLValue(metadata.link), SQLValue(metadata.description), SQLValue(metadata.author),
+             SQLValue(metadata.imageURL), SQLValue(metadata.language), SQLValue(metadata.isSerial ? 1 : 0),
+             SQLValue(metadata.explicit.map { $0 ? 1 : 0 }), SQLValue(metadata.podcastGUID), SQLValue(feedID)])
+    }
+
+    /// Matches each item of a document to a known episode of the feed (guid, then enclosure URL
+    /// without trackers, then title and date), updates the matches, inserts the rest, and marks
+    /// known episodes the document no longer lists.
+    private func merge(
+        _ items: [EpisodeMetadata], into feedID: Int, protection: Protection, markNew: Bool
+    ) throws(StoreError) -> MergeSummary {
+        var summary = MergeSummary()
+        var known = try KnownEpisodes(
+            database.rows(
+                "SELECT id, guid, media_key, title, published_at FROM episodes WHERE feed_id = ?", [SQLValue(feedID)]))
+        // A guid given to two different items of one document identifies neither.
+        var guidCounts: [String: Int] = [:]
+        for item in items { if let guid = item.guid { guidCounts[guid, default: 0] += 1 } }
+        var seen = Set<String>()
+        let now = Library.now
+        for item in items {
+            let usableGUID = item.guid.flatMap { guidCounts[$0] == 1 ? $0 : nil }
+            // The same item listed twice (same guid and enclosure) is one episode.
+            guard seen.insert((item.guid ?? "") + "\u{1}" + item.mediaKey).inserted else {
+                summary.repeated += 1
+                continue
+            }
+            if let id = known.claim(guid: usableGUID, mediaKey: item.mediaKey, title: item.title, date: item.publishedAt)
+            {
+                try database.run(Self.updateEpisodeSQL, Self.values(of: item) + [.integer(id)])
+                summary.matched += 1
+            } else {
+                try database.run(
+                    Self.insertEpisodeSQL,
+                    Self.values(of: item) + [
+                        .text(UUID().uuidString.lowercased()), SQLValue(feedID), .text(protection.rawValue),
+                        SQLValue(now), SQLValue(item.publishedAt ?? now), SQLValue(markNew ? 1 : 0),
+                    ])
+                summary.added += 1
+                if markNew { summary.newEpisodeIDs.append(database.lastInsertedRowID) }
+            }
+        }
+        for id in known.unclaimed {
+            try database.run("UPDATE episodes SET in_feed = 0 WHERE id = ? AND in_feed = 1", [.integer(id)])
+            summary.dropped += database.changes
+        }
+        return summary
+    }
+
+    private static let metadataColumns = """
+        title, source_url, media_key, guid, published_at, duration_ms, enclosure_length, enclosure_type, link,
+        description, image_url, episode_number, season_number, episode_type, explicit, chapters, chapters_url,
+        transcripts, persons
+        """
+
+    private static let updateEpisodeSQL = """
+        UPDATE episodes SET (\(metadataColumns), in_feed) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+        WHERE id = ?
+        """
+
+    private static let insertEpisodeSQL = """
+        INSERT INTO episodes (\(metadataColumns), uuid, feed_id, protection, created_at, sort_date, is_new, state)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'new')
+        """
+
+    private static func values(of item: EpisodeMetadata) -> [SQLValue] {
+        [
+            .text(item.title), .text(item.sourceURL), .text(item.mediaKey), SQLValue(item.guid),
+            SQLValue(item.publishedAt), SQLValue(item.durationMilliseconds), SQLValue(item.enclosureLength),
+            SQLValue(item.enclosureType), SQLValue(item.link), SQLValue(item.description), SQLValue(item.imageURL),
+            SQLValue(item.episodeNumber), SQLValue(item.seasonNumber), SQLValue(item.episodeType),
+            SQLValue(item.explicit.map { $0 ? 1 : 0 }), SQLValue(item.chaptersJSON), SQLValue(item.chaptersURL),
+            SQLValue(item.transcriptsJSON), SQLValue(item.personsJSON),
+        ]
+    }
+
+    /// Runs `body` in one IMMEDIATE transaction, keeping `StoreError` as the error type.
+    func transaction(_ body: () throws(StoreError) -> Void) throws(StoreError) {
+        do {
+            try database.inTransaction {
+                try body()
+                return .commit
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .sqlite(code: 1, message: "\(error)", operation: "a transaction")
+        }
+    }
+}
+
+/// The episodes a feed had before a refresh, indexed by each identity key; each can be claimed
+/// by one item of the new document.
+private struct KnownEpisodes {
+    private var byGUID: [String: [Int64]] = [:]
+    private var byMediaKey: [String: [Int64]] = [:]
+    private var byTitleAndDate: [String: [Int64]] = [:]
+    private var remaining = Set<Int64>()
+
+    init(_ rows: [Row]) {
+        for row in rows {
+            let id = row.int(0)!
+            remaining.insert(id)
+            if let guid = row.string(1) { byGUID[guid, default: []].append(id) }
+            if let key = row.string(2) { byMediaKey[key, default: []].append(id) }
+            if let title = row.string(3), let date = row.int(4) {
+                byTitleAndDate[Self.titleKey(title, Int(date)), default: []].append(id)
+            }
+        }
+    }
+
+    var unclaimed: [Int64] { remaining.sorted() }
+
+    /// The first unclaimed episode with the guid, else the media key, else the title and date.
+    mutating func claim(guid: String?, mediaKey: String, title: String, date: Int?) -> Int64? {
+        let candidates = [
+            guid.flatMap { byGUID[$0] }, byMediaKey[mediaKey], date.flatMap { byTitleAndDate[Self.titleKey(title, $0)] },
+        ]
+        for case let ids? in candidates {
+            if let id = ids.first(where: { remaining.contains($0) }) {
+                remaining.remove(id)
+                return id
+            }
+        }
+        return nil
+    }
+
+    private static func titleKey(_ title: String, _ date: Int) -> String { "\(date)\u{1}\(title)" }
+}
+
+/// Which episodes `podcli list` shows.
+public struct EpisodeFilter: Sendable {
+    public var feedID: Int?
+    /// New and not yet played.
+    public var onlyNew = false
+    public var onlyDownloaded = false
+    public var onlyPlayed = false
+    /// Text the title or description contains (ignoring case).
+    public var search: String?
+
+    public init() {}
+}
+
+/// An episode with what a listing shows beside it, read in one query.
+public struct EpisodeListing: Sendable {
+    public let episode: Episode
+    public let feedTitle: String?
+    public let fileSize: Int?
+    public let played: Bool
+    public let positionMilliseconds: Int
+}
+
+extension Library {
+    /// The episodes `filter` selects, newest first.
+    public func listing(_ filter: EpisodeFilter) throws(StoreError) -> [EpisodeListing] {
+        let pattern = filter.search.map { "%" + Self.escapeLike($0.lowercased()) + "%" }
+        return try database.rows(
+            """
+            SELECT \(Episode.columns), feeds.title, (SELECT sum(size) FROM files WHERE episode_id = episodes.id),
+                coalesce(playback.played, 0), coalesce(playback.position_ms, 0)
+            FROM episodes
+            LEFT JOIN feeds ON feeds.id = episodes.feed_id
+            LEFT JOIN playback_state AS playback ON playback.episode_id = episodes.id
+            WHERE (?1 IS NULL OR episodes.feed_id = ?1)
+                AND (?2 = 0 OR (is_new = 1 AND coalesce(playback.played, 0) = 0))
+                AND (?3 = 0 OR state = 'downloaded')
+                AND (?4 = 0 OR playback.played = 1)
+                AND (?5 IS NULL OR lower(episodes.title) LIKE ?5 ESCAPE '\\'
+                    OR lower(coalesce(episodes.description, '')) LIKE ?5 ESCAPE '\\')
+            ORDER BY sort_date DESC, episodes.id DESC
+            """,
+            [SQLValue(filter.feedID), SQLValue(filter.onlyNew ? 1 : 0), SQLValue(filter.onlyDownloaded ? 1 : 0),
+             SQLValue(filter.onlyPlayed ? 1 : 0), SQLValue(pattern)]
+        ).map { row in
+            EpisodeListing(
+                episode: Episode(row: row), feedTitle: row.string(27), fileSize: row.int(28).map(Int.init),
+                played: row.int(29) == 1, positionMilliseconds: Int(row.int(30) ?? 0))
+        }
+    }
+
+    private static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// One subscription in an OPML file.
+public struct OPMLOutline: Sendable, Equatable {
+    public var url: String
+    public var title: String?
+
+    public init(url: String, title: String?) {
+        self.url = url
+        self.title = title
+    }
+}
+
+/// OPML 2.0 subscription lists, the format podcast apps exchange.
+public enum OPML {
+    /// Every outline with an `xmlUrl`, at any depth (folders are flattened), in document order,
+    /// without repeats.
+    public static func outlines(contentsOf path: String) throws(FeedError) -> [OPMLOutline] {
+        let reader = OutlineReader()
+        try reader.parse(path)
+        return reader.outlines
+    }
+
+    /// An OPML 2.0 document listing `outlines`.
+    public static func document(title: String, outlines: [OPMLOutline]) -> String {
+        var lines = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<opml version="2.0">"#,
+            "  <head>",
+            "    <title>\(escape(title))</title>",
+            "  </head>",
+            "  <body>",
+        ]
+        for outline in outlines {
+            let text = escape(outline.title ?? outline.url)
+            lines.append(
+                #"    <outline type="rss" text="\#(text)" title="\#(text)" xmlUrl="\#(escape(outline.url))"/>"#)
+        }
+        lines += ["  </body>", "</opml>", ""]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Text made safe for an XML attribute or element.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\n": result += "&#10;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+private final class OutlineReader: XMLStreamDelegate {
+    private(set) var outlines: [OPMLOutline] = []
+    private var seen = Set<String>()
+    private var rootName: String?
+
+    func parse(_ path: String) throws(FeedError) {
+        let stream = XMLStream(delegate: self)
+        var total = 0
+        try XMLStream.readChunks(of: path) { chunk in
+            total += chunk.count
+            stream.feed(chunk)
+        }
+        let (rootSeen, rootClosed, errors) = stream.finish()
+        guard total > 0 else { throw .empty }
+        guard rootSeen, let rootName else {
+            throw .notXML(line: errors.first?.line ?? 1, message: errors.first?.message ?? "no root element")
+        }
+        guard rootName == "opml" else { throw .notAFeed(root: rootName) }
+        guard rootClosed else { throw .truncated(line: errors.last?.line ?? 0) }
+    }
+
+    func startElement(_ name: String, namespace: Namespace, attributes: XMLAttributes) {
+        if rootName == nil { rootName = name }
+        guard name == "outline", let url = attributes["xmlUrl"] ?? attributes["xmlurl"] ?? attributes["url"] else {
+            return
+        }
+        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { return }
+        let title = (attributes["title"] ?? attributes["text"]).map(collapsingWhitespace).flatMap(nonEmpty)
+        outlines.append(OPMLOutline(url: trimmed, title: title))
+    }
+
+    func endElement() {}
+    func text(_ bytes: UnsafeBufferPointer<UInt8>) {}
+}

@@ -1,0 +1,210 @@
+import CXML
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An XML namespace podcli reads, told apart by URI (or, when a feed uses a prefix it never
+/// declared, by the conventional prefix).
+enum Namespace: Equatable {
+    case none, atom, itunes, podcast, content, dc, media, psc, other
+
+    init(uri: String) {
+        switch uri {
+        case "http://www.w3.org/2005/Atom": self = .atom
+        case "http://www.itunes.com/dtds/podcast-1.0.dtd", "http://www.itunes.com/DTDs/Podcast-1.0.dtd": self = .itunes
+        case "https://podcastindex.org/namespace/1.0",
+            "https://github.com/Podcastindex-org/podcast-namespace/blob/main/docs/1.0.md":
+            self = .podcast
+        case "http://purl.org/rss/1.0/modules/content/": self = .content
+        case "http://purl.org/dc/elements/1.1/": self = .dc
+        case "http://search.yahoo.com/mrss/", "http://search.yahoo.com/mrss": self = .media
+        case "http://podlove.org/simple-chapters", "http://podlove.org/simple-chapters/": self = .psc
+        default: self = .other
+        }
+    }
+
+    /// Feeds such as De Grote Podcast use `itunes:` without declaring it; libxml2 then reports the
+    /// prefix with no URI.
+    init(undeclaredPrefix prefix: String) {
+        switch prefix {
+        case "itunes": self = .itunes
+        case "podcast": self = .podcast
+        case "content": self = .content
+        case "dc": self = .dc
+        case "media": self = .media
+        case "psc": self = .psc
+        case "atom": self = .atom
+        default: self = .other
+        }
+    }
+}
+
+/// What `XMLStream` hands its delegate. Names and attribute values are only valid during the
+/// call; text arrives in pieces (already decoded to UTF-8).
+protocol XMLStreamDelegate: AnyObject {
+    func startElement(_ name: String, namespace: Namespace, attributes: XMLAttributes)
+    func endElement()
+    func text(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// The attributes of one start tag, read on demand (most elements' attributes are never looked at).
+struct XMLAttributes {
+    fileprivate let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    fileprivate let count: Int
+
+    /// The value of the attribute with this local name and no namespace (or any namespace, for
+    /// the feeds that prefix their attributes).
+    subscript(_ localName: String) -> String? {
+        guard let base else { return nil }
+        for index in 0..<count {
+            // libxml2 gives five pointers per attribute: localname, prefix, URI, value, value end.
+            let entry = base + index * 5
+            guard let name = entry[0], strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self), localName) == 0,
+                let start = entry[3], let end = entry[4]
+            else { continue }
+            let buffer = UnsafeBufferPointer(start: start, count: end - start)
+            return decodeAttribute(buffer)
+        }
+        return nil
+    }
+
+    /// libxml2 leaves `&#38;`-style references in SAX2 attribute values undecoded only when they
+    /// came from entities; predefined and character references are already decoded, except
+    /// `&amp;`-escaped ampersands inside attributes, which libxml2 reports as "&#38;".
+    private func decodeAttribute(_ buffer: UnsafeBufferPointer<UInt8>) -> String {
+        let raw = String(decoding: buffer, as: UTF8.self)
+        return raw.contains("&#38;") ? raw.replacingOccurrences(of: "&#38;", with: "&") : raw
+    }
+}
+
+/// Why a document could not be read as XML at all.
+struct XMLStreamFailure: Error {
+    let line: Int
+    let message: String
+}
+
+/// One owner of a libxml2 push-parser context, fed in chunks (never one big buffer: libxml2
+/// refuses single inputs over 10 MB without XML_PARSE_HUGE, which would also lift its safety
+/// limits).
+///
+/// Safety: no SAX handler for entity declarations or lookups is installed, so internal entities
+/// are never expanded (no "billion laughs"), external entities and DTDs are never loaded, and
+/// the network is off. Recover mode keeps reading past the mistakes real feeds make (undeclared
+/// prefixes, stray `&nbsp;`); `errors` lists them.
+final class XMLStream {
+    private let context: xmlParserCtxtPtr
+    private var handler = xmlSAXHandler()
+    private let sink: Sink
+    private var sawFirstByte = false
+
+    /// The delegate and the state libxml2's callbacks reach through their user-data pointer.
+    fileprivate final class Sink {
+        unowned let delegate: any XMLStreamDelegate
+        var errors: [XMLStreamFailure] = []
+        var depth = 0
+        var rootSeen = false
+        var rootClosed = false
+        var namespaceCache: [(UnsafePointer<xmlChar>, Namespace)] = []
+
+        init(delegate: any XMLStreamDelegate) { self.delegate = delegate }
+
+        func namespace(uri: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Namespace {
+            guard let uri else {
+                guard let prefix else { return .none }
+                return Namespace(undeclaredPrefix: String(cString: prefix))
+            }
+            // libxml2 interns namespace URIs in its dictionary, so a pointer identifies one.
+            for (pointer, namespace) in namespaceCache where pointer == uri { return namespace }
+            let namespace = Namespace(uri: String(cString: uri))
+            namespaceCache.append((uri, namespace))
+            return namespace
+        }
+    }
+
+    init(delegate: any XMLStreamDelegate) {
+        sink = Sink(delegate: delegate)
+        handler.initialized = XML_SAX2_MAGIC
+        handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
+            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
+            if sink.depth == 0 { sink.rootSeen = true }
+            sink.depth += 1
+            sink.delegate.startElement(
+                String(cString: localName!), namespace: sink.namespace(uri: uri, prefix: prefix),
+                attributes: XMLAttributes(base: attributes, count: Int(attributeCount)))
+        }
+        handler.endElementNs = { context, _, _, _ in
+            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
+            sink.depth -= 1
+            if sink.depth == 0 { sink.rootClosed = true }
+            sink.delegate.endElement()
+        }
+        handler.characters = { context, bytes, length in
+            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
+            sink.delegate.text(UnsafeBufferPointer(start: bytes, count: Int(length)))
+        }
+        handler.cdataBlock = handler.characters
+        handler.serror = { context, error in
+            guard let context, let error else { return }
+            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+            let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+            sink.errors.append(
+                XMLStreamFailure(
+                    line: Int(error.pointee.line), message: message.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        let userData = Unmanaged.passUnretained(sink).toOpaque()
+        context = xmlCreatePushParserCtxt(&handler, userData, nil, 0, nil)
+        let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue
+        xmlCtxtUseOptions(context, Int32(options))
+    }
+
+    deinit { xmlFreeParserCtxt(context) }
+
+    /// Feeds the next piece of the document.
+    func feed(_ chunk: UnsafeRawBufferPointer) {
+        var bytes = chunk
+        if !sawFirstByte {
+            // Feeds that start with a blank line before `<?xml` are common; libxml2 refuses them.
+            bytes = Self.droppingLeadingWhitespace(bytes)
+            guard !bytes.isEmpty else { return }
+            sawFirstByte = true
+        }
+        bytes.withMemoryRebound(to: CChar.self) { characters in
+            _ = xmlParseChunk(context, characters.baseAddress, Int32(characters.count), 0)
+        }
+    }
+
+    /// Ends the document and reports what kind of reading it was.
+    func finish() -> (rootSeen: Bool, rootClosed: Bool, errors: [XMLStreamFailure]) {
+        _ = xmlParseChunk(context, nil, 0, 1)
+        return (sink.rootSeen, sink.rootClosed, sink.errors)
+    }
+
+    /// Reads the file at `path` in 256 KiB chunks, handing each to `body`.
+    static func readChunks(of path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(FeedError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: path, errno: errno) }
+        defer { close(descriptor) }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+        defer { chunk.deallocate() }
+        while true {
+            let count = read(descriptor, chunk.baseAddress, chunk.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, errno: errno)
+            }
+            if count == 0 { return }
+            body(UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+        }
+    }
+
+    /// Skips ASCII whitespace at the start, after a UTF-8 byte-order mark if there is one.
+    private static func droppingLeadingWhitespace(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var start = 0
+        let hasUTF8BOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        if hasUTF8BOM { start = 3 }
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start...])
+    }
+}

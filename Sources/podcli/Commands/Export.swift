@@ -1,0 +1,13 @@
+import Arguments
+import EpisodeStore
+import Feeds
+
+/// `podcli export`: the subscriptions as OPML 2.0 on stdout.
+enum Export: Command {
+    static let spec = CommandSpec(name: "export", abstract: "Print the subscriptions as OPML 2.0.")
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let outlines = try context.library().feeds().map { OPMLOutline(url: $0.feed.url, title: $0.feed.title) }
+        context.output.print(OPML.document(title: "podcli subscriptions", outlines: outlines), always: true)
+    }
+}

@@ -1,0 +1,65 @@
+import Arguments
+import EpisodeStore
+import Feeds
+
+/// `podcli import FILE.opml`: subscribes to every feed of an OPML file (refreshing the ones
+/// already subscribed). One failing feed does not stop the others.
+enum Import: Command {
+    static let file = Positional("file", help: "An OPML file, as exported by podcast apps.")
+
+    static let spec = CommandSpec(
+        name: "import", abstract: "Subscribe to the feeds of an OPML file.",
+        discussion: """
+            Feeds already subscribed are refreshed. A feed that fails is reported on its own line and \\
+            the others go on; the exit code is then that of the failure.
+            """,
+        positionals: [file])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let outlines = try OPML.outlines(contentsOf: arguments[file]!)
+        let library = try context.library()
+        let updater = FeedUpdater(
+            library: library, fetcher: context.feedFetcher(), protection: try context.config().protection)
+        var failures: [Error] = []
+        var subscribed = 0
+        var refreshed = 0
+        for outline in outlines {
+            do {
+                let outcome =
+                    if let feed = try library.feed(url: outline.url) {
+                        try updater.refresh(feed)
+                    } else {
+                        try updater.subscribe(url: outline.url)
+                    }
+                switch outcome {
+                case .subscribed: subscribed += 1
+                case .refreshed, .unchanged: refreshed += 1
+                case .audio: throw FeedError.notAFeed(root: "audio")
+                }
+            } catch let error as StoreError where error.isFatalForImport {
+                throw error
+            } catch {
+                context.output.error("\(outline.url): \(error)")
+                failures.append(error)
+            }
+        }
+        context.output.print(
+            "Subscribed to \(Formatting.count(subscribed, "feed")), refreshed \(refreshed)"
+                + (failures.isEmpty ? "" : ", \(failures.count) failed"))
+        if let first = failures.first {
+            throw CommandFailure(
+                description: "\(Formatting.count(failures.count, "feed")) of \(outlines.count) failed",
+                exitCode: ExitCode(for: first))
+        }
+    }
+}
+
+extension StoreError {
+    /// Errors of the library itself (not of one feed): going on would fail the same way.
+    var isFatalForImport: Bool {
+        switch self {
+        case .sqlite, .io, .newerSchema, .migrationFailed, .busy: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Arguments
+import EpisodeStore
+
+/// `podcli refresh [FEED]`: fetches subscribed feeds (conditional GET) and records new episodes.
+enum Refresh: Command {
+    static let feed = Positional(
+        "feed", help: "Only this feed: its number, URL, or a unique part of its title.", isOptional: true)
+
+    static let spec = CommandSpec(
+        name: "refresh", abstract: "Check subscribed feeds for new episodes (downloads nothing).",
+        discussion: "A feed that fails is reported on its own line and the others go on.",
+        positionals: [feed])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let library = try context.library()
+        let feeds = try arguments[feed].map { [try library.feed(matching: $0)] } ?? library.feeds().map(\.feed)
+        let updater = FeedUpdater(
+            library: library, fetcher: context.feedFetcher(), protection: try context.config().protection)
+        var failures: [Error] = []
+        var newEpisodes = 0
+        for feed in feeds {
+            do {
+                if case .refreshed(_, let summary) = try updater.refresh(feed) {
+                    newEpisodes += summary.newEpisodeIDs.count
+                    if !summary.newEpisodeIDs.isEmpty {
+                        context.output.print("#\(feed.id) \(feed.title): \(summary.newEpisodeIDs.count) new")
+                    }
+                }
+            } catch let error as StoreError where error.isFatalForImport {
+                throw error
+            } catch {
+                context.output.error("#\(feed.id) \(feed.title): \(error)")
+                failures.append(error)
+            }
+        }
+        context.output.note(
+            "Checked \(Formatting.count(feeds.count, "feed")): \(newEpisodes) new"
+                + (failures.isEmpty ? "" : ", \(failures.count) failed"))
+        if let first = failures.first {
+            throw CommandFailure(
+                description: "\(Formatting.count(failures.count, "feed")) of \(feeds.count) failed",
+                exitCode: ExitCode(for: first))
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Arguments
+import EpisodeStore
+
+/// `podcli unsubscribe FEED`: ends a subscription, keeping downloaded episodes unless asked.
+enum Unsubscribe: Command {
+    static let feed = Positional("feed", help: "The feed's number, URL, or a unique part of its title.")
+    static let deleteFiles = Flag("delete-files", help: "Also remove the feed's downloaded episodes and their files.")
+
+    static let spec = CommandSpec(
+        name: "unsubscribe", abstract: "Stop following a feed.",
+        discussion: """
+            Episodes that were downloaded stay (as episodes of their own, with their files) unless \\
+            --delete-files is given; the others are forgotten.
+            """,
+        positionals: [feed], flags: [deleteFiles])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let library = try context.library()
+        let feed = try library.feed(matching: arguments[Self.feed]!)
+        let kept = try library.unsubscribe(feed, deleteFiles: arguments[deleteFiles])
+        context.output.print(
+            "Unsubscribed from #\(feed.id) \(feed.title)"
+                + (kept > 0 ? "; kept \(Formatting.count(kept, "downloaded episode"))" : ""))
+    }
+}

@@ -1,0 +1,165 @@
+import Downloads
+import EpisodeStore
+import Feeds
+import Foundation
+
+/// Subscribes to feeds and refreshes them: the one path from a feed URL to recorded episodes,
+/// joining `FeedFetcher` (the bytes), `FeedParser` (the document) and `Library` (the records).
+///
+/// A body that cannot be read as a feed changes nothing stored: the document is parsed
+/// completely before the one transaction that records it.
+struct FeedUpdater {
+    let library: Library
+    let fetcher: FeedFetcher
+    let protection: Protection
+
+    /// Longest feed read: the largest real feeds are tens of MB.
+    static let maxFeedBytes = 128 * 1024 * 1024
+
+    enum Outcome {
+        case subscribed(Feed, MergeSummary)
+        case refreshed(Feed, MergeSummary)
+        case unchanged(Feed)
+        /// The URL serves audio, not a feed.
+        case audio
+    }
+
+    /// Fetches `url`; if it is a feed, subscribes to it (or refreshes the subscription it turns
+    /// out to be, after a redirect).
+    func subscribe(url: String) throws -> Outcome {
+        let temporary = try temporaryFile()
+        defer { unlink(temporary) }
+        let response = try fetcher.fetch(FeedRequest(url: url, destination: temporary, maxBytes: Self.maxFeedBytes))
+        guard case .document(let info) = response else { return .audio }
+        let document = try parse(temporary, info: info, requestedURL: url)
+        var storedURL = info.movedPermanentlyTo ?? url
+        if let moved = document.newFeedURL, Self.isFetchable(moved) { storedURL = moved }
+        if let existing = try library.feed(url: storedURL) ?? library.feed(url: url) {
+            return try record(document, info: info, for: existing)
+        }
+        let (feed, summary) = try library.subscribe(
+            url: storedURL, metadata: FeedMetadata(document, url: storedURL),
+            episodes: document.items.map(EpisodeMetadata.init), etag: info.etag, lastModified: info.lastModified,
+            protection: protection)
+        return .subscribed(feed, summary)
+    }
+
+    /// Fetches a subscribed feed with its validators and records what changed. A failure is
+    /// recorded on the feed (shown by `podcli feeds`) and rethrown.
+    func refresh(_ feed: Feed) throws -> Outcome {
+        do {
+            let temporary = try temporaryFile()
+            defer { unlink(temporary) }
+            let request = FeedRequest(
+                url: feed.url, etag: feed.etag, lastModified: feed.lastModified, destination: temporary,
+                maxBytes: Self.maxFeedBytes)
+            switch try fetcher.fetch(request) {
+            case .audio:
+                throw FeedError.notAFeed(root: "audio")
+            case .notModified(let info):
+                try library.record(
+                    .unchanged(etag: info.etag, lastModified: info.lastModified), for: feed,
+                    url: try movedURL(for: feed, to: info.movedPermanentlyTo))
+                return .unchanged(try library.feed(id: feed.id) ?? feed)
+            case .document(let info):
+                let document = try parse(temporary, info: info, requestedURL: feed.url)
+                return try record(document, info: info, for: feed)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            try? library.record(.failed("\(error)"), for: feed)
+            throw error
+        }
+    }
+
+    private func record(_ document: FeedDocument, info: FeedFetchInfo, for feed: Feed) throws -> Outcome {
+        var url = try movedURL(for: feed, to: info.movedPermanentlyTo)
+        if let announced = document.newFeedURL, Self.isFetchable(announced) {
+            url = try movedURL(for: feed, to: announced)
+        }
+        let summary = try library.refresh(
+            feed, url: url, metadata: FeedMetadata(document, url: url),
+            episodes: document.items.map(EpisodeMetadata.init), etag: info.etag, lastModified: info.lastModified,
+            protection: protection)
+        return .refreshed(try library.feed(id: feed.id) ?? feed, summary)
+    }
+
+    /// The URL to keep for `feed` when it moved to `target`: the target, unless another
+    /// subscription already has that URL.
+    private func movedURL(for feed: Feed, to target: String?) throws(StoreError) -> String {
+        guard let target, target != feed.url else { return feed.url }
+        if let other = try library.feed(url: target), other.id != feed.id { return feed.url }
+        return target
+    }
+
+    private func parse(_ path: String, info: FeedFetchInfo, requestedURL: String) throws -> FeedDocument {
+        do {
+            return try FeedParser(baseURL: info.finalURL).parse(contentsOf: path)
+        } catch {
+            if case .notAFeed(let root) = error, info.mediaType == "text/html" || root.lowercased() == "html" {
+                throw CommandFailure(
+                    description: "\(requestedURL) is not a feed or audio (the server sent an HTML page, perhaps a "
+                        + "captive portal or login page); nothing was kept", exitCode: .badContent)
+            }
+            if case .unreadable = error { throw error }
+            throw CommandFailure(description: "\(requestedURL): \(error)", exitCode: .badContent)
+        }
+    }
+
+    /// A fresh file for a feed body in the data directory's `tmp/`.
+    private func temporaryFile() throws -> String {
+        let directory = library.directory + "/tmp"
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw StoreError.io(path: directory, operation: "create", errno: errno)
+        }
+        return directory + "/feed-\(getpid())-\(UUID().uuidString).xml"
+    }
+
+    static func isFetchable(_ url: String) -> Bool {
+        (try? DownloadError.checkFetchable(url)) != nil
+    }
+}
+
+extension FeedMetadata {
+    init(_ document: FeedDocument, url: String) {
+        self.init(title: document.title.isEmpty ? (URLComponents(string: url)?.host ?? url) : document.title)
+        link = document.link
+        description = document.description
+        author = document.author
+        imageURL = document.imageURL
+        language = document.language
+        isSerial = document.isSerial
+        explicit = document.explicit
+        podcastGUID = document.podcastGUID
+    }
+}
+
+extension EpisodeMetadata {
+    init(_ item: FeedItem) {
+        self.init(
+            title: item.title, sourceURL: item.enclosure.url, mediaKey: TrackingPrefix.strip(item.enclosure.url))
+        guid = item.guid
+        publishedAt = item.published.map(Int.init)
+        durationMilliseconds = item.duration.map { Int(($0 * 1000).rounded()) }
+        enclosureLength = item.enclosure.length.map(Int.init)
+        enclosureType = item.enclosure.type
+        link = item.link
+        description = item.description
+        imageURL = item.imageURL
+        episodeNumber = item.episodeNumber
+        seasonNumber = item.seasonNumber
+        episodeType = item.episodeType
+        explicit = item.explicit
+        chaptersJSON = Self.json(item.chapters)
+        chaptersURL = item.chaptersURL
+        transcriptsJSON = Self.json(item.transcripts)
+        personsJSON = Self.json(item.persons)
+    }
+
+    /// A compact JSON array, or nil for an empty one.
+    private static func json<T: Encodable>(_ values: [T]) -> String? {
+        guard !values.isEmpty, let data = try? JSONEncoder().encode(values) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
