@@ -20,9 +20,13 @@ extension Library {
             let feedID = database.lastInsertedRowID
             try update(feedID: feedID, metadata: metadata)
             var summary = try merge(episodes, into: feedID, protection: protection, markNew: false)
-            // The newest (by date, else document order) is new.
+            // The newest is new: by the feed's dates (a dateless item is not "newest" while dated ones
+            // exist), else the first in the document.
             if let newest = try database.rows(
-                "SELECT id FROM episodes WHERE feed_id = ? ORDER BY sort_date DESC, id ASC LIMIT 1", [SQLValue(feedID)]
+                """
+                SELECT id FROM episodes WHERE feed_id = ?
+                ORDER BY published_at IS NULL, published_at DESC, id ASC LIMIT 1
+                """, [SQLValue(feedID)]
             ).first?.int(0) {
                 try database.run("UPDATE episodes SET is_new = 1 WHERE id = ?", [.integer(newest)])
                 summary.newEpisodeIDs = [Int(newest)]

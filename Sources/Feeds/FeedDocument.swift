@@ -1,6 +1,6 @@
 /// What a feed says about a podcast and its episodes, read from RSS 2.0 (with the iTunes,
 /// Podcasting 2.0, Podlove Simple Chapters, Media RSS, content and Dublin Core namespaces) or Atom.
-public struct FeedDocument: Sendable, Equatable {
+public struct FeedDocument: Sendable, Equatable, Encodable {
     public var title = ""
     public var link: String?
     /// The description as the feed gives it (often HTML).
@@ -24,7 +24,7 @@ public struct FeedDocument: Sendable, Equatable {
     public init() {}
 }
 
-public struct FeedItem: Sendable, Equatable {
+public struct FeedItem: Sendable, Equatable, Encodable {
     public var title = ""
     public var guid: String?
     public var link: String?
@@ -50,7 +50,7 @@ public struct FeedItem: Sendable, Equatable {
     public init(enclosure: Enclosure) { self.enclosure = enclosure }
 }
 
-public struct Enclosure: Sendable, Equatable {
+public struct Enclosure: Sendable, Equatable, Encodable {
     /// Absolute (resolved against the feed's URL), trimmed.
     public var url: String
     /// In bytes; nil when the feed leaves it out or gives 0.

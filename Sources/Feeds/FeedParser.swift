@@ -88,7 +88,6 @@ private final class DocumentReader: XMLStreamDelegate {
     private var stream: XMLStream!
     private var stack: [Node] = []
     private var rootName: String?
-    private var receivedBytes = false
     private var document = FeedDocument()
     private var item: ItemDraft?
     private var capture: (field: Field, depth: Int)?
@@ -101,14 +100,11 @@ private final class DocumentReader: XMLStreamDelegate {
         stream = XMLStream(delegate: self)
     }
 
-    func feed(_ bytes: UnsafeRawBufferPointer) {
-        if !bytes.isEmpty { receivedBytes = true }
-        stream.feed(bytes)
-    }
+    func feed(_ bytes: UnsafeRawBufferPointer) { stream.feed(bytes) }
 
     func finish() throws(FeedError) -> FeedDocument {
         let (rootSeen, rootClosed, errors) = stream.finish()
-        guard receivedBytes else { throw .empty }
+        guard !stream.isEmpty else { throw .empty }
         guard rootSeen, let rootName else {
             let first = errors.first
             throw .notXML(line: first?.line ?? 1, message: first?.message ?? "no root element")

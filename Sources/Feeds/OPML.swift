@@ -66,13 +66,9 @@ private final class OutlineReader: XMLStreamDelegate {
 
     func parse(_ path: String) throws(FeedError) {
         let stream = XMLStream(delegate: self)
-        var total = 0
-        try XMLStream.readChunks(of: path) { chunk in
-            total += chunk.count
-            stream.feed(chunk)
-        }
+        try XMLStream.readChunks(of: path, stream.feed)
         let (rootSeen, rootClosed, errors) = stream.finish()
-        guard total > 0 else { throw .empty }
+        guard !stream.isEmpty else { throw .empty }
         guard rootSeen, let rootName else {
             throw .notXML(line: errors.first?.line ?? 1, message: errors.first?.message ?? "no root element")
         }

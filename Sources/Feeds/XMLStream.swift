@@ -175,6 +175,9 @@ final class XMLStream {
         }
     }
 
+    /// True until a byte other than leading whitespace (or a byte-order mark) arrives.
+    var isEmpty: Bool { !sawFirstByte }
+
     /// Ends the document and reports what kind of reading it was.
     func finish() -> (rootSeen: Bool, rootClosed: Bool, errors: [XMLStreamFailure]) {
         _ = xmlParseChunk(context, nil, 0, 1)

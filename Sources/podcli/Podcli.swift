@@ -8,7 +8,7 @@ enum Podcli {
 
     static let commands: [any Command.Type] = [
         Fetch.self, Refresh.self, Feeds.self, List.self, Show.self, Remove.self, Verify.self, Unsubscribe.self,
-        Import.self, Export.self,
+        Import.self, Export.self, Inspect.self,
     ]
 
     static let spec = CommandSpec(

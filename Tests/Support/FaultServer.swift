@@ -17,6 +17,10 @@ public struct RequestRecord: Decodable, Sendable, Equatable {
     /// The `If-Range` header, if any.
     public let ifRange: String?
     public let userAgent: String?
+    /// The conditional-GET and compression headers, if any.
+    public let ifNoneMatch: String?
+    public let ifModifiedSince: String?
+    public let acceptEncoding: String?
     /// The status answered (0 while the response has not started).
     public let status: Int
     public let bodyBytesSent: Int
@@ -25,6 +29,9 @@ public struct RequestRecord: Decodable, Sendable, Equatable {
         case method, path, range, status
         case ifRange = "if_range"
         case userAgent = "user_agent"
+        case ifNoneMatch = "if_none_match"
+        case ifModifiedSince = "if_modified_since"
+        case acceptEncoding = "accept_encoding"
         case bodyBytesSent = "body_bytes_sent"
     }
 }

@@ -1,0 +1,51 @@
+import Arguments
+import Downloads
+import Feeds
+import Foundation
+
+/// `podcli inspect FILE|URL`: reads a feed the way a subscription would, and tells what podcli
+/// finds in it, without recording anything.
+enum Inspect: Command {
+    static let source = Positional("source", help: "A feed file, or a feed's http(s) URL.")
+    static let json = Flag("json", help: "Print everything read from the feed as JSON.")
+
+    static let spec = CommandSpec(
+        name: "inspect", abstract: "Show what podcli reads from a feed, without subscribing.",
+        positionals: [source], flags: [json])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let source = arguments[source]!
+        var baseURL = URL(fileURLWithPath: source).absoluteString
+        var path = source
+        var temporary: String?
+        defer { temporary.map { _ = unlink($0) } }
+        if source.contains("://") {
+            try DownloadError.checkFetchable(source)
+            path = NSTemporaryDirectory() + "/podcli-inspect-\(getpid()).xml"
+            temporary = path
+            let response = try context.feedFetcher().fetch(
+                FeedRequest(url: source, destination: path, maxBytes: FeedUpdater.maxFeedBytes))
+            guard case .document(let info) = response else {
+                throw CommandFailure(description: "\(source) serves audio, not a feed", exitCode: .badContent)
+            }
+            baseURL = info.finalURL
+        }
+        let document = try FeedParser(baseURL: baseURL).parse(contentsOf: path)
+        if arguments[json] {
+            context.output.print(try EpisodeReport.json(document), always: true)
+            return
+        }
+        let output = context.output
+        output.print("Title:     \(document.title)")
+        if let author = document.author { output.print("Author:    \(author)") }
+        if let link = document.link { output.print("Link:      \(link)") }
+        if let moved = document.newFeedURL { output.print("Moved to:  \(moved)") }
+        output.print(
+            "Episodes:  \(document.items.count)"
+                + (document.itemsWithoutEnclosure > 0 ? " (and \(document.itemsWithoutEnclosure) items without audio)" : ""))
+        if let newest = document.items.compactMap(\.published).max() {
+            output.print("Newest:    \(Formatting.time(Int(newest)))")
+        }
+        for warning in document.warnings.prefix(5) { output.note("warning: \(warning)") }
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import Testing
+
+@testable import Feeds
+
+@Suite struct FeedParserTests {
+    let parser = FeedParser(baseURL: "https://example.com/podcast/feed.xml")
+
+    func parse(_ xml: String) throws -> FeedDocument { try parser.parse(Array(xml.utf8)) }
+
+    func rss(_ items: String, channel: String = "", namespaces: String = "") -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" \(namespaces)>
+        <channel><title>Show</title>\(channel)
+        \(items)
+        </channel></rss>
+        """
+    }
+
+    @Test func readsTheITunesFieldsOfAChannelAndItsItems() throws {
+        let feed = try parse(
+            rss(
+                """
+                <item>
+                  <title>  Episode
+                     One </title>
+                  <guid isPermaLink="false"> abc-1 </guid>
+                  <pubDate>Tue, 02 Jan 2024 10:00:00 GMT</pubDate>
+                  <enclosure url="https://cdn.example.com/one.mp3?a=1&amp;b=2" length="1234" type="audio/mpeg"/>
+                  <itunes:duration>1:02:03</itunes:duration>
+                  <itunes:episode>7</itunes:episode><itunes:season>2</itunes:season>
+                  <itunes:episodeType>Trailer</itunes:episodeType><itunes:explicit>yes</itunes:explicit>
+                  <itunes:image href="ep.jpg"/>
+                  <description>&lt;p&gt;Short&lt;/p&gt;</description>
+                </item>
+                """,
+                channel: """
+                    <link>https://example.com/</link><itunes:author>Jane</itunes:author>
+                    <itunes:image href="https://example.com/art.jpg"/><itunes:type>serial</itunes:type>
+                    <itunes:explicit>false</itunes:explicit><language>en-us</language>
+                    <itunes:new-feed-url>https://new.example.com/feed</itunes:new-feed-url>
+                    """))
+        #expect(feed.title == "Show")
+        #expect(feed.author == "Jane")
+        #expect(feed.imageURL == "https://example.com/art.jpg")
+        #expect(feed.isSerial)
+        #expect(feed.explicit == false)
+        #expect(feed.language == "en-us")
+        #expect(feed.newFeedURL == "https://new.example.com/feed")
+        let item = try #require(feed.items.first)
+        #expect(item.title == "Episode One")
+        #expect(item.guid == "abc-1")
+        #expect(item.published == 1_704_189_600)
+        #expect(item.enclosure == Enclosure(url: "https://cdn.example.com/one.mp3?a=1&b=2", length: 1234, type: "audio/mpeg"))
+        #expect(item.duration == 3723)
+        #expect(item.episodeNumber == 7)
+        #expect(item.seasonNumber == 2)
+        #expect(item.episodeType == "trailer")
+        #expect(item.explicit == true)
+        #expect(item.imageURL == "https://example.com/podcast/ep.jpg")
+        #expect(item.description == "<p>Short</p>")
+    }
+
+    @Test func anItunesPrefixBoundToAnotherNameOrNotDeclaredAtAllStillCounts() throws {
+        let other = try parse(
+            """
+            <rss xmlns:it="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>T</title>
+            <item><enclosure url="https://x/a.mp3"/><it:duration>61:08</it:duration></item></channel></rss>
+            """)
+        #expect(other.items.first?.duration == 3668)
+        let undeclared = try parse(
+            """
+            <rss><channel><title>T</title><item><enclosure url="https://x/a.mp3"/>
+            <itunes:duration>90</itunes:duration></item></channel></rss>
+            """)
+        #expect(undeclared.items.first?.duration == 90)
+        #expect(!undeclared.warnings.isEmpty)
+    }
+
+    @Test(arguments: [
+        "https://podcastindex.org/namespace/1.0",
+        "https://github.com/Podcastindex-org/podcast-namespace/blob/main/docs/1.0.md",
+    ])
+    func readsPodcastingTwoPointOhUnderBothNamespaceURIs(uri: String) throws {
+        let feed = try parse(
+            rss(
+                """
+                <item><enclosure url="https://x/a.mp3" type="audio/mpeg"/>
+                  <podcast:chapters url="https://x/ch.json" type="application/json+chapters"/>
+                  <podcast:transcript url="/t.srt" type="application/srt" language="en"/>
+                  <podcast:person role="host" href="https://jane.example" img="j.png">Jane Doe</podcast:person>
+                </item>
+                """,
+                channel: "<podcast:guid>917393e3-1b1e-5cef-ace4-edaa54e1f810</podcast:guid>",
+                namespaces: "xmlns:podcast=\"\(uri)\""))
+        #expect(feed.podcastGUID == "917393e3-1b1e-5cef-ace4-edaa54e1f810")
+        let item = try #require(feed.items.first)
+        #expect(item.chaptersURL == "https://x/ch.json")
+        #expect(item.transcripts == [Transcript(url: "https://example.com/t.srt", type: "application/srt", language: "en")])
+        #expect(
+            item.persons == [
+                Person(name: "Jane Doe", role: "host", href: "https://jane.example", image: "https://example.com/podcast/j.png")
+            ])
+    }
+
+    @Test func readsPodloveSimpleChapters() throws {
+        let feed = try parse(
+            rss(
+                """
+                <item><enclosure url="https://x/a.mp3"/>
+                <psc:chapters version="1.2">
+                  <psc:chapter start="0" title="Intro"/>
+                  <psc:chapter start="01:02" title="Two" href="https://x/two"/>
+                  <psc:chapter start="01:02:03.400" title="Three" image="c.jpg"/>
+                </psc:chapters></item>
+                """, namespaces: #"xmlns:psc="http://podlove.org/simple-chapters""#))
+        let chapters = try #require(feed.items.first).chapters
+        try #require(chapters.count == 3)
+        #expect(chapters.map(\.title) == ["Intro", "Two", "Three"])
+        #expect(chapters.map(\.start) == [0, 62, 3723.4])
+        #expect(chapters[1].href == "https://x/two")
+        #expect(chapters[2].image == "https://example.com/podcast/c.jpg")
+    }
+
+    @Test func readsAtomEntriesWithEnclosureLinks() throws {
+        let feed = try parse(
+            """
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>Atom Show</title>
+              <link rel="alternate" href="https://example.com/"/><author><name>Ann</name></author>
+              <entry><title>First</title><id>urn:uuid:1</id>
+                <updated>2024-01-03T00:00:00Z</updated><published>2024-01-02T12:00:00+02:00</published>
+                <link rel="alternate" href="https://example.com/first"/>
+                <link rel="enclosure" href="media/first.mp3" length="99" type="audio/mpeg"/>
+                <content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">Hello <b>world</b></div></content>
+              </entry>
+              <entry><title>Only updated</title><id>urn:uuid:2</id><updated>2024-01-05T00:00:00Z</updated>
+                <link rel="enclosure" href="https://x/2.mp3"/></entry>
+              <entry><title>No audio</title><id>urn:uuid:3</id></entry>
+            </feed>
+            """)
+        #expect(feed.title == "Atom Show")
+        #expect(feed.author == "Ann")
+        #expect(feed.link == "https://example.com/")
+        #expect(feed.items.count == 2)
+        #expect(feed.itemsWithoutEnclosure == 1)
+        let first = feed.items[0]
+        #expect(first.guid == "urn:uuid:1")
+        #expect(first.link == "https://example.com/first")
+        #expect(first.enclosure == Enclosure(url: "https://example.com/podcast/media/first.mp3", length: 99, type: "audio/mpeg"))
+        #expect(first.published == 1_704_189_600)
+        #expect(first.description?.contains("Hello") == true && first.description?.contains("world") == true)
+        #expect(feed.items[1].published == 1_704_412_800)
+    }
+
+    @Test func prefersAnAudioEnclosureAndFallsBackToMediaRSS() throws {
+        let feed = try parse(
+            rss(
+                """
+                <item><title>Both</title>
+                  <enclosure url="https://x/v.mp4" type="video/mp4"/><enclosure url="https://x/a.mp3" type="audio/mpeg"/>
+                </item>
+                <item><title>Media</title>
+                  <media:group><media:content url="https://x/m.mp4" type="video/mp4"/>
+                  <media:content url="https://x/m.mp3" type="audio/mpeg" fileSize="5"/></media:group>
+                </item>
+                <item><title>Empty url</title><enclosure url="  " type="audio/mpeg"/></item>
+                <podcast:liveItem status="live"><title>Live</title><enclosure url="https://x/live.mp3"/></podcast:liveItem>
+                """, namespaces: #"xmlns:media="http://search.yahoo.com/mrss/" xmlns:podcast="https://podcastindex.org/namespace/1.0""#
+            ))
+        #expect(feed.items.map(\.enclosure.url) == ["https://x/a.mp3", "https://x/m.mp3"])
+        #expect(feed.itemsWithoutEnclosure == 1)
+    }
+
+    @Test func anItemWithoutATitleIsNamedAfterItsFile() throws {
+        let feed = try parse(rss(#"<item><enclosure url="https://x/shows/My%20Episode.ogg?x=1"/></item>"#))
+        #expect(feed.items.first?.title == "My Episode.ogg")
+    }
+
+    @Test func itemsSharingAGuidAreAllKept() throws {
+        let feed = try parse(
+            rss(
+                """
+                <item><guid>same</guid><enclosure url="https://x/1.mp3"/></item>
+                <item><guid>same</guid><enclosure url="https://x/2.mp3"/></item>
+                """))
+        #expect(feed.items.map(\.enclosure.url) == ["https://x/1.mp3", "https://x/2.mp3"])
+    }
+
+    // MARK: Encodings
+
+    @Test func readsTheEncodingDeclaredInTheProlog() throws {
+        var bytes = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><rss><channel><title>S"#.utf8)
+        bytes += [0xE8, 0x72, 0x69, 0x65, 0x73]  // "èries" in Latin-1
+        bytes += Array("</title></channel></rss>".utf8)
+        #expect(try parser.parse(bytes).title == "Sèries")
+    }
+
+    @Test func readsUTF16WithAByteOrderMark() throws {
+        let xml = #"<?xml version="1.0" encoding="UTF-16"?><rss><channel><title>Ελληνικά</title></channel></rss>"#
+        let bytes: [UInt8] = [0xFF, 0xFE] + Array(xml.data(using: .utf16LittleEndian)!)
+        #expect(try parser.parse(bytes).title == "Ελληνικά")
+    }
+
+    @Test func toleratesABlankLineAndAByteOrderMarkBeforeTheDeclaration() throws {
+        let xml = "\n  \r\n<?xml version=\"1.0\"?><rss><channel><title>T</title></channel></rss>"
+        #expect(try parse(xml).title == "T")
+        #expect(try parser.parse([0xEF, 0xBB, 0xBF] + Array(xml.utf8)).title == "T")
+    }
+
+    // MARK: Safety
+
+    @Test func neverResolvesExternalEntities() throws {
+        let secret = try TemporaryFile(contents: "TOP-SECRET-CONTENT")
+        let feed = try parse(
+            """
+            <?xml version="1.0"?>
+            <!DOCTYPE rss [<!ENTITY xxe SYSTEM "file://\(secret.path)">]>
+            <rss><channel><title>A&xxe;B</title><item><title>&xxe;</title><enclosure url="https://x/a.mp3"/></item>
+            </channel></rss>
+            """)
+        #expect(!feed.title.contains("TOP-SECRET"))
+        #expect(feed.items.allSatisfy { !$0.title.contains("TOP-SECRET") })
+    }
+
+    @Test func doesNotExpandEntityBombs() throws {
+        var entities = #"<!ENTITY a0 "lollollollollollollollollollol">"#
+        for level in 1...10 {
+            entities += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">"
+        }
+        let start = ContinuousClock.now
+        let feed = try? parse("<?xml version=\"1.0\"?><!DOCTYPE rss [\(entities)]><rss><channel><title>&a10;</title></channel></rss>")
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect((feed?.title.count ?? 0) < 1000)
+    }
+
+    // MARK: Not a feed
+
+    @Test func anEmptyBodyIsNotAFeed() {
+        #expect(throws: FeedError.empty) { try parse("") }
+        #expect(throws: FeedError.empty) { try parse("   \n  ") }
+    }
+
+    @Test func anHTMLPageIsNotAFeed() {
+        #expect(throws: FeedError.notAFeed(root: "html")) {
+            try parse("<!DOCTYPE html><html><head><title>Login</title></head><body>Sign in</body></html>")
+        }
+        #expect(FeedError.notAFeed(root: "html").description == "not a feed: an HTML page")
+    }
+
+    @Test func otherXMLIsNotAFeed() {
+        #expect(throws: FeedError.notAFeed(root: "opml")) { try parse("<opml version=\"2.0\"><body/></opml>") }
+    }
+
+    @Test func textIsNotXML() {
+        let error = #expect(throws: FeedError.self) { try parse("i am not xml") }
+        guard case .notXML = error else {
+            Issue.record("expected notXML, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func aTruncatedFeedIsAnErrorNotAShorterFeed() throws {
+        let full = rss(
+            (1...20).map { "<item><title>E\($0)</title><enclosure url=\"https://x/\($0).mp3\"/></item>" }.joined())
+        let cut = String(full.prefix(full.count / 2))
+        let error = #expect(throws: FeedError.self) { try parse(cut) }
+        guard case .truncated = error else {
+            Issue.record("expected truncated, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func parsesAFileLargerThanLibxml2sSingleInputLimit() throws {
+        // libxml2 refuses one input over 10 MB without XML_PARSE_HUGE; chunked feeding must not.
+        let description = String(repeating: "word &amp; more ", count: 40)
+        let item = "<item><title>T</title><description>\(description)</description><enclosure url=\"https://x/a.mp3\"/></item>"
+        let xml = rss(String(repeating: item, count: 17_000))
+        #expect(xml.utf8.count > 10_000_000)
+        let file = try TemporaryFile(contents: xml)
+        let feed = try parser.parse(contentsOf: file.path)
+        #expect(feed.items.count == 17_000)
+    }
+
+    @Test func aMissingFileIsUnreadable() {
+        #expect(throws: FeedError.unreadable(path: "/nonexistent/feed.xml", errno: ENOENT)) {
+            try parser.parse(contentsOf: "/nonexistent/feed.xml")
+        }
+    }
+}
+
+/// A file in the temporary directory, removed when the value goes away.
+final class TemporaryFile {
+    let path: String
+
+    init(contents: String) throws {
+        path = NSTemporaryDirectory() + "/podcli-feeds-\(UUID().uuidString)"
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    deinit { unlink(path) }
+}
