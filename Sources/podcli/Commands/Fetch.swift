@@ -59,7 +59,8 @@ enum Fetch: Command {
             output.note("Resuming #\(episode.id) \(episode.title)")
         } else {
             try DownloadError.checkFetchable(url)
-            let outcome = try updater.subscribe(url: url)
+            // An audio file name needs no look first: one request, as before feeds existed.
+            let outcome = looksLikeAudio(url) ? .audio : try updater.subscribe(url: url)
             if case .audio = outcome {
                 episode = try library.createEpisode(
                     title: arguments[title] ?? defaultTitle(for: url), sourceURL: url, protection: updater.protection)
@@ -80,6 +81,15 @@ enum Fetch: Command {
     {
         guard arguments[json], let current = try library.episode(id: episode.id) else { return }
         output.print(try EpisodeReport.json(EpisodeReport(current, in: library)), always: true)
+    }
+
+    /// Extensions of the audio files podcasts publish.
+    static let audioExtensions: Set<String> = ["mp3", "mp2", "mp1", "m4a", "aac", "ogg", "oga", "opus", "flac", "wav"]
+
+    /// True when the URL's path ends in an audio file name.
+    static func looksLikeAudio(_ url: String) -> Bool {
+        let path = URLComponents(string: url)?.path ?? ""
+        return audioExtensions.contains((path as NSString).pathExtension.lowercased())
     }
 
     /// A subscribed feed named by number or title, when `reference` is not a URL at all.
