@@ -1,4 +1,5 @@
 import EpisodeStore
+import Feeds
 import Foundation
 
 /// Everything `show` (and `list --json`) tells about an episode, as one value: rendered as JSON
@@ -24,9 +25,30 @@ struct EpisodeReport: Encodable {
     let downloadedAt: Int?
     let verifiedAt: Int?
     let lastError: String?
+    // What the feed said (null for an episode fetched by its audio URL).
+    let feedID: Int?
+    let feed: String?
+    let guid: String?
+    let publishedAt: Int?
+    /// Seconds, as the feed gives it.
+    let duration: Double?
+    let link: String?
+    /// As the feed gives it (often HTML).
+    let description: String?
+    let imageURL: String?
+    let episode: Int?
+    let season: Int?
+    let new: Bool
+    let inFeed: Bool
+    let chapters: [Chapter]
 
     enum CodingKeys: String, CodingKey {
         case id, uuid, title, state, url, path, size, sha256, mode, protection, position, played
+        case feed, guid, duration, link, description, episode, season, new, chapters
+        case feedID = "feed_id"
+        case publishedAt = "published_at"
+        case imageURL = "image_url"
+        case inFeed = "in_feed"
         case ownerUID = "owner_uid"
         case createdAt = "created_at"
         case downloadedAt = "downloaded_at"
@@ -54,14 +76,34 @@ struct EpisodeReport: Encodable {
         downloadedAt = episode.downloadedAt
         verifiedAt = file?.verifiedAt
         lastError = episode.state == .downloaded ? nil : try library.attempts(of: episode).last?.error
+        feedID = episode.feedID
+        feed = try episode.feedID.flatMap { try library.feed(id: $0)?.title }
+        guid = episode.guid
+        publishedAt = episode.publishedAt
+        duration = episode.durationMilliseconds.map { Double($0) / 1000 }
+        link = episode.link
+        description = episode.description
+        imageURL = episode.imageURL
+        self.episode = episode.episodeNumber
+        season = episode.seasonNumber
+        new = episode.isNew && !playback.played
+        inFeed = episode.inFeed
+        chapters = episode.chaptersJSON.flatMap { try? JSONDecoder().decode([Chapter].self, from: Data($0.utf8)) } ?? []
     }
 
     /// Aligned `key: value` lines for a terminal.
     var lines: [String] {
-        var pairs: [(String, String)] = [
-            ("ID", "\(id)"), ("UUID", uuid), ("Title", title), ("State", state), ("URL", url),
-            ("Protection", protection),
-        ]
+        var pairs: [(String, String)] = [("ID", "\(id)"), ("UUID", uuid), ("Title", title)]
+        if let feed { pairs.append(("Feed", feed + (inFeed ? "" : " (no longer listed)"))) }
+        if let publishedAt { pairs.append(("Published", Formatting.time(publishedAt))) }
+        if let duration { pairs.append(("Duration", Formatting.duration(seconds: Int(duration.rounded())))) }
+        if let season, let episode {
+            pairs.append(("Episode", "season \(season), episode \(episode)"))
+        } else if let episode {
+            pairs.append(("Episode", "\(episode)"))
+        }
+        pairs += [("State", (state == "new" ? "not downloaded" : state) + (new ? ", new" : "")), ("URL", url), ("Protection", protection)]
+        if let link { pairs.append(("Link", link)) }
         if let path { pairs.append(("Path", path)) }
         if let size { pairs.append(("Size", "\(Formatting.bytes(size)) (\(size) bytes)")) }
         if let sha256 { pairs.append(("SHA-256", sha256)) }
@@ -71,7 +113,17 @@ struct EpisodeReport: Encodable {
         if let verifiedAt { pairs.append(("Verified", Formatting.time(verifiedAt))) }
         if let lastError { pairs.append(("Last error", lastError)) }
         let width = pairs.map(\.0.count).max() ?? 0
-        return pairs.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+        var lines = pairs.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+        if !chapters.isEmpty {
+            lines.append("")
+            lines.append("Chapters:")
+            lines += chapters.map { "  \(Formatting.duration(seconds: Int($0.start)))  \($0.title)" }
+        }
+        if let description {
+            let text = PlainText.render(html: description, width: 78)
+            if !text.isEmpty { lines += ["", text] }
+        }
+        return lines
     }
 
     /// JSON with stable key order, one document.
