@@ -4,7 +4,9 @@ import PackageDescription
 let package = Package(
     name: "podcli",
     products: [
-        .executable(name: "podcli", targets: ["podcli"])
+        .executable(name: "podcli", targets: ["podcli"]),
+        // For the fuzzing package in fuzz/, which builds the parser with libFuzzer.
+        .library(name: "Feeds", targets: ["Feeds"]),
     ],
     targets: [
         // C modules: thin headers (and shims for what Swift cannot call) over Debian's libraries.

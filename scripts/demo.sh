@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # podcli end to end on a built-in default, with no network beyond loopback: serves the project's
-# own fixture episode on 127.0.0.1, fetches it into a fresh data directory, shows the record,
-# and verifies the file against it.
+# own demo feed and its two episodes on 127.0.0.1, subscribes to the feed in a fresh data
+# directory and downloads the newest episode, lists and shows what was recorded, verifies the
+# file against its record, refreshes the feed (304: unchanged) and exports the subscription.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,18 +17,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mkdir -p "$work/www"
-cp Tests/Fixtures/tone-44k-stereo.mp3 "$work/www/demo-episode.mp3"
+mkdir -p "$work/www/feeds"
+cp Tests/Fixtures/tone-44k-stereo.mp3 Tests/Fixtures/noise-22k-mono.mp3 "$work/www/"
+cp Tests/Fixtures/feeds/demo.xml "$work/www/feeds/"
 mkfifo "$work/server.out"
 python3 Tests/Support/fault_server.py --root "$work/www" --no-stdin-watch >"$work/server.out" &
 server_pid=$!
 read -r _ port <"$work/server.out"
-url="http://127.0.0.1:$port/files/demo-episode.mp3"
+url="http://127.0.0.1:$port/files/feeds/demo.xml"
 
 run() {
     printf '\n$ podcli %s\n' "$*"
     "$podcli" --home "$work/podcli" "$@"
 }
-run fetch "$url"
+run fetch "$url" --download 1
+run feeds
+run list
 run show 1
 run verify
+run fetch "$url"
+run export
