@@ -27,7 +27,7 @@ struct FeedUpdater {
     /// Fetches `url`; if it is a feed, subscribes to it (or refreshes the subscription it turns
     /// out to be, after a redirect).
     func subscribe(url: String) throws -> Outcome {
-        let temporary = try temporaryFile()
+        let temporary = temporaryFile()
         defer { unlink(temporary) }
         let response = try fetcher.fetch(FeedRequest(url: url, destination: temporary, maxBytes: Self.maxFeedBytes))
         guard case .document(let info) = response else { return .audio }
@@ -48,7 +48,7 @@ struct FeedUpdater {
     /// recorded on the feed (shown by `podcli feeds`) and rethrown.
     func refresh(_ feed: Feed) throws -> Outcome {
         do {
-            let temporary = try temporaryFile()
+            let temporary = temporaryFile()
             defer { unlink(temporary) }
             let request = FeedRequest(
                 url: feed.url, etag: feed.etag, lastModified: feed.lastModified, destination: temporary,
@@ -107,13 +107,9 @@ struct FeedUpdater {
         }
     }
 
-    /// A fresh file for a feed body in the data directory's `tmp/`.
-    private func temporaryFile() throws -> String {
-        let directory = library.directory + "/tmp"
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw StoreError.io(path: directory, operation: "create", errno: errno)
-        }
-        return directory + "/feed-\(getpid())-\(UUID().uuidString).xml"
+    /// A fresh name for a feed body in the data directory's `tmp/`.
+    private func temporaryFile() -> String {
+        library.temporaryDirectory + "/feed-\(getpid())-\(UUID().uuidString).xml"
     }
 
     static func isFetchable(_ url: String) -> Bool {
