@@ -55,7 +55,7 @@ struct FeedUpdater {
                 maxBytes: Self.maxFeedBytes)
             switch try fetcher.fetch(request) {
             case .audio:
-                throw FeedError.notAFeed(root: "audio")
+                throw Self.servesAudio(feed.url)
             case .notModified(let info):
                 try library.record(
                     .unchanged(etag: info.etag, lastModified: info.lastModified), for: feed,
@@ -112,6 +112,37 @@ struct FeedUpdater {
         library.temporaryDirectory + "/feed-\(getpid())-\(UUID().uuidString).xml"
     }
 
+    /// Runs `body` for each of `items` (feeds or URLs), telling a failure on one line of its own
+    /// (led by `name`) and going on with the rest; a failure of the library itself stops at once.
+    /// - Throws: a summary failure with the first failure's exit code, when any failed.
+    static func forEach<Item>(
+        _ items: [Item], output: Output, name: (Item) -> String, _ body: (Item) throws -> Void
+    ) throws {
+        var failures: [Error] = []
+        for item in items {
+            do {
+                try body(item)
+            } catch let error as StoreError where error.isLibraryFailure {
+                throw error
+            } catch {
+                output.error("\(name(item)): \(error)")
+                failures.append(error)
+            }
+        }
+        if let first = failures.first {
+            throw CommandFailure(
+                description: "\(Formatting.count(failures.count, "feed")) of \(items.count) failed",
+                exitCode: ExitCode(for: first))
+        }
+    }
+
+    /// The error for a feed URL that serves an episode instead.
+    static func servesAudio(_ url: String) -> CommandFailure {
+        CommandFailure(
+            description: "\(url) serves audio, not a feed ('podcli fetch' downloads it as an episode)",
+            exitCode: .badContent)
+    }
+
     static func isFetchable(_ url: String) -> Bool {
         (try? DownloadError.checkFetchable(url)) != nil
     }
@@ -157,5 +188,15 @@ extension EpisodeMetadata {
     private static func json<T: Encodable>(_ values: [T]) -> String? {
         guard !values.isEmpty, let data = try? JSONEncoder().encode(values) else { return nil }
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension StoreError {
+    /// A failure of the library itself, not of one feed: going on would fail the same way.
+    var isLibraryFailure: Bool {
+        switch self {
+        case .sqlite, .io, .newerSchema, .migrationFailed, .busy: return true
+        case .episodeNotFound, .ambiguousEpisode, .feedNotFound, .ambiguousFeed: return false
+        }
     }
 }

@@ -20,46 +20,23 @@ enum Import: Command {
         let library = try context.library()
         let updater = FeedUpdater(
             library: library, fetcher: context.feedFetcher(), protection: try context.config().protection)
-        var failures: [Error] = []
         var subscribed = 0
         var refreshed = 0
-        for outline in outlines {
-            do {
-                let outcome =
-                    if let feed = try library.feed(url: outline.url) {
-                        try updater.refresh(feed)
-                    } else {
-                        try updater.subscribe(url: outline.url)
-                    }
-                switch outcome {
-                case .subscribed: subscribed += 1
-                case .refreshed, .unchanged: refreshed += 1
-                case .audio: throw FeedError.notAFeed(root: "audio")
+        defer {
+            context.output.print("Subscribed to \(Formatting.count(subscribed, "feed")), refreshed \(refreshed)")
+        }
+        try FeedUpdater.forEach(outlines, output: context.output, name: \.url) { outline in
+            let outcome =
+                if let feed = try library.feed(url: outline.url) {
+                    try updater.refresh(feed)
+                } else {
+                    try updater.subscribe(url: outline.url)
                 }
-            } catch let error as StoreError where error.isFatalForImport {
-                throw error
-            } catch {
-                context.output.error("\(outline.url): \(error)")
-                failures.append(error)
+            switch outcome {
+            case .subscribed: subscribed += 1
+            case .refreshed, .unchanged: refreshed += 1
+            case .audio: throw FeedUpdater.servesAudio(outline.url)
             }
-        }
-        context.output.print(
-            "Subscribed to \(Formatting.count(subscribed, "feed")), refreshed \(refreshed)"
-                + (failures.isEmpty ? "" : ", \(failures.count) failed"))
-        if let first = failures.first {
-            throw CommandFailure(
-                description: "\(Formatting.count(failures.count, "feed")) of \(outlines.count) failed",
-                exitCode: ExitCode(for: first))
-        }
-    }
-}
-
-extension StoreError {
-    /// Errors of the library itself (not of one feed): going on would fail the same way.
-    var isFatalForImport: Bool {
-        switch self {
-        case .sqlite, .io, .newerSchema, .migrationFailed, .busy: return true
-        default: return false
         }
     }
 }

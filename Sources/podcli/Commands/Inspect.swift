@@ -26,7 +26,7 @@ enum Inspect: Command {
             let response = try context.feedFetcher().fetch(
                 FeedRequest(url: source, destination: path, maxBytes: FeedUpdater.maxFeedBytes))
             guard case .document(let info) = response else {
-                throw CommandFailure(description: "\(source) serves audio, not a feed", exitCode: .badContent)
+                throw FeedUpdater.servesAudio(source)
             }
             baseURL = info.finalURL
         }

@@ -16,30 +16,14 @@ enum Refresh: Command {
         let feeds = try arguments[feed].map { [try library.feed(matching: $0)] } ?? library.feeds().map(\.feed)
         let updater = FeedUpdater(
             library: library, fetcher: context.feedFetcher(), protection: try context.config().protection)
-        var failures: [Error] = []
         var newEpisodes = 0
-        for feed in feeds {
-            do {
-                if case .refreshed(_, let summary) = try updater.refresh(feed) {
-                    newEpisodes += summary.newEpisodeIDs.count
-                    if !summary.newEpisodeIDs.isEmpty {
-                        context.output.print("#\(feed.id) \(feed.title): \(summary.newEpisodeIDs.count) new")
-                    }
-                }
-            } catch let error as StoreError where error.isFatalForImport {
-                throw error
-            } catch {
-                context.output.error("#\(feed.id) \(feed.title): \(error)")
-                failures.append(error)
+        defer { context.output.note("Checked \(Formatting.count(feeds.count, "feed")): \(newEpisodes) new") }
+        try FeedUpdater.forEach(feeds, output: context.output, name: { "#\($0.id) \($0.title)" }) { feed in
+            guard case .refreshed(_, let summary) = try updater.refresh(feed), !summary.newEpisodeIDs.isEmpty else {
+                return
             }
-        }
-        context.output.note(
-            "Checked \(Formatting.count(feeds.count, "feed")): \(newEpisodes) new"
-                + (failures.isEmpty ? "" : ", \(failures.count) failed"))
-        if let first = failures.first {
-            throw CommandFailure(
-                description: "\(Formatting.count(failures.count, "feed")) of \(feeds.count) failed",
-                exitCode: ExitCode(for: first))
+            newEpisodes += summary.newEpisodeIDs.count
+            context.output.print("#\(feed.id) \(feed.title): \(summary.newEpisodeIDs.count) new")
         }
     }
 }
