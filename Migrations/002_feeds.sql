@@ -31,7 +31,8 @@ CREATE TABLE feeds (
 ALTER TABLE episodes ADD COLUMN guid TEXT;
 ALTER TABLE episodes ADD COLUMN media_key TEXT;
 -- Unix seconds from the feed; NULL when it gave none or an unreadable one. sort_date is that,
--- or else when podcli first saw the episode: fixed once, so a dateless episode never stays newest.
+-- or else, for a dateless episode, a date set once when podcli first saw it (just below the
+-- dated item above it in the feed), so it keeps its place and never stays "newest".
 ALTER TABLE episodes ADD COLUMN published_at INTEGER;
 ALTER TABLE episodes ADD COLUMN sort_date INTEGER;
 ALTER TABLE episodes ADD COLUMN duration_ms INTEGER;

@@ -16,7 +16,8 @@ public struct Episode: Equatable, Sendable {
     /// From the feed; nil for an episode fetched by its audio URL, or when the feed did not say.
     public let guid: String?
     public let publishedAt: Int?
-    /// `publishedAt`, or else when podcli first saw the episode: what "newest" sorts by.
+    /// `publishedAt`, or else a date set once when podcli first saw the episode, keeping its
+    /// place in the feed: what "newest" sorts by.
     public let sortDate: Int
     public let durationMilliseconds: Int?
     public let enclosureLength: Int?

@@ -187,13 +187,18 @@ extension Library {
         for item in items { if let guid = item.guid { guidCounts[guid, default: 0] += 1 } }
         var seen = Set<String>()
         let now = Library.now
+        // A dateless item sorts just below the dated item before it in the document (feeds list
+        // newest first), or below "now" at the top: its order in the feed is kept.
+        var dateAbove = now
         for item in items {
+            if let published = item.publishedAt { dateAbove = min(published, now) }
             let usableGUID = item.guid.flatMap { guidCounts[$0] == 1 ? $0 : nil }
             // The same item listed twice (same guid and enclosure) is one episode.
             guard seen.insert((item.guid ?? "") + "\u{1}" + item.mediaKey).inserted else {
                 summary.repeated += 1
                 continue
             }
+            if item.publishedAt == nil { dateAbove -= 1 }
             if let id = known.claim(guid: usableGUID, mediaKey: item.mediaKey, title: item.title, date: item.publishedAt)
             {
                 try database.run(Self.updateEpisodeSQL, Self.values(of: item) + [.integer(id)])
@@ -203,7 +208,7 @@ extension Library {
                     Self.insertEpisodeSQL,
                     Self.values(of: item) + [
                         .text(UUID().uuidString.lowercased()), SQLValue(feedID), .text(protection.rawValue),
-                        SQLValue(now), SQLValue(item.publishedAt ?? now), SQLValue(markNew ? 1 : 0),
+                        SQLValue(now), SQLValue(item.publishedAt ?? dateAbove), SQLValue(markNew ? 1 : 0),
                     ])
                 summary.added += 1
                 if markNew { summary.newEpisodeIDs.append(database.lastInsertedRowID) }
@@ -223,7 +228,8 @@ extension Library {
         """
 
     private static let updateEpisodeSQL = """
-        UPDATE episodes SET (\(metadataColumns), in_feed) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+        UPDATE episodes SET (\(metadataColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+            in_feed = 1, sort_date = coalesce(?5, sort_date)
         WHERE id = ?
         """
 
@@ -336,7 +342,7 @@ extension Library {
                 AND (?4 = 0 OR playback.played = 1)
                 AND (?5 IS NULL OR lower(episodes.title) LIKE ?5 ESCAPE '\\'
                     OR lower(coalesce(episodes.description, '')) LIKE ?5 ESCAPE '\\')
-            ORDER BY sort_date DESC, episodes.id DESC
+            ORDER BY sort_date DESC, episodes.id ASC
             """,
             [SQLValue(filter.feedID), SQLValue(filter.onlyNew ? 1 : 0), SQLValue(filter.onlyDownloaded ? 1 : 0),
              SQLValue(filter.onlyPlayed ? 1 : 0), SQLValue(pattern)]

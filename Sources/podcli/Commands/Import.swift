@@ -10,7 +10,7 @@ enum Import: Command {
     static let spec = CommandSpec(
         name: "import", abstract: "Subscribe to the feeds of an OPML file.",
         discussion: """
-            Feeds already subscribed are refreshed. A feed that fails is reported on its own line and \\
+            Feeds already subscribed are refreshed. A feed that fails is reported on its own line and \
             the others go on; the exit code is then that of the failure.
             """,
         positionals: [file])

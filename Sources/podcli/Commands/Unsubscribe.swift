@@ -9,7 +9,7 @@ enum Unsubscribe: Command {
     static let spec = CommandSpec(
         name: "unsubscribe", abstract: "Stop following a feed.",
         discussion: """
-            Episodes that were downloaded stay (as episodes of their own, with their files) unless \\
+            Episodes that were downloaded stay (as episodes of their own, with their files) unless \
             --delete-files is given; the others are forgotten.
             """,
         positionals: [feed], flags: [deleteFiles])
