@@ -61,7 +61,10 @@ struct HTMLRenderer {
                     }
                     index += 1
                 } else {
+                    // The first byte is text even when it is special (0xC2 not followed by 0xA0, as
+                    // in "©"): consuming it is what keeps the loop moving.
                     let start = index
+                    index += 1
                     while index < input.count, !Self.isSpecial(input[index]) { index += 1 }
                     appendText(UnsafeBufferPointer(rebasing: input[start..<index]))
                 }

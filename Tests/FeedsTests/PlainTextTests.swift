@@ -1,8 +1,17 @@
+import Foundation
 import Testing
 
 @testable import Feeds
 
 @Suite struct PlainTextTests {
+    /// U+00A1...U+00BF are 0xC2 0xA1...0xBF in UTF-8: the lead byte of a no-break space, but not one.
+    @Test(arguments: ["©", "® 2014", "a ©", "&amp; ©", "90°", "½ cup", "<p>John Doe ©</p>", "µs"])
+    func latinOneSupplementCharactersAreText(text: String) {
+        let expected = text.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "<p>", with: "")
+            .replacingOccurrences(of: "</p>", with: "")
+        #expect(PlainText.render(html: text) == expected)
+    }
+
     @Test(arguments: [
         ("<p>One</p><p>Two</p>", "One\n\nTwo"),
         ("<p>One</p>\n\n\n<p>Two</p>", "One\n\nTwo"),
