@@ -1,29 +1,35 @@
 import CCurl
 import Foundation
 
-/// A conditional GET of a feed into a file.
+/// A conditional GET of a feed.
 public struct FeedRequest: Sendable {
     public var url: String
     /// Validators from the last fetch, sent as If-None-Match / If-Modified-Since.
     public var etag: String?
     public var lastModified: String?
-    /// Where the body is written (created or replaced, mode 0600).
-    public var destination: String
     /// A body longer than this is refused.
     public var maxBytes: Int
 
-    public init(url: String, etag: String? = nil, lastModified: String? = nil, destination: String, maxBytes: Int) {
+    public init(url: String, etag: String? = nil, lastModified: String? = nil, maxBytes: Int) {
         self.url = url
         self.etag = etag
         self.lastModified = lastModified
-        self.destination = destination
         self.maxBytes = maxBytes
     }
 }
 
+/// Takes a feed's body as it arrives, so it can be parsed while it downloads: no file, and the
+/// parsing overlaps the network.
+public protocol FeedBodySink: AnyObject {
+    /// A body begins: forget any earlier one (a retry starts over). `url` is where it comes
+    /// from, after redirects, for resolving relative URLs.
+    func begin(url: String)
+    func receive(_ bytes: UnsafeRawBufferPointer)
+}
+
 /// How a feed fetch ended.
 public enum FeedResponse: Equatable, Sendable {
-    /// 200: the body is in the request's destination.
+    /// 200: the whole body went to the sink.
     case document(FeedFetchInfo)
     /// 304: unchanged since the validators were issued.
     case notModified(FeedFetchInfo)
@@ -44,7 +50,8 @@ public struct FeedFetchInfo: Equatable, Sendable {
 }
 
 /// Fetches feeds: conditional GET, gzip, redirects (noting permanent ones), a size limit, and the
-/// same retries as downloads. Owns one curl handle, reused across fetches (keep-alive).
+/// same retries as downloads, streaming the body to a `FeedBodySink`. Owns one curl handle,
+/// reused across fetches (keep-alive).
 public final class FeedFetcher {
     private let policy: DownloadPolicy
     private let transfer: Transfer
@@ -54,14 +61,15 @@ public final class FeedFetcher {
         self.transfer = Transfer(policy: policy)
     }
 
-    /// - Throws: `DownloadError` (`.feedTooLarge` past `maxBytes`). On failure the destination
-    ///   holds nothing worth reading.
-    public func fetch(_ request: FeedRequest) throws(DownloadError) -> FeedResponse {
+    /// - Throws: `DownloadError` (`.feedTooLarge` past `maxBytes`). On failure what the sink got
+    ///   is not a whole body.
+    public func fetch(_ request: FeedRequest, into sink: any FeedBodySink) throws(DownloadError) -> FeedResponse {
         try DownloadError.checkFetchable(request.url)
         var attemptNumber = 0
         while true {
             attemptNumber += 1
-            let exchange = FeedExchange(request: request)
+            let exchange = FeedExchange(
+                maxBytes: request.maxBytes, sink: sink, effectiveURL: { [transfer] in transfer.effectiveURL })
             var headers: [String] = []
             if let etag = request.etag { headers.append("If-None-Match: \(etag)") }
             if let lastModified = request.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
@@ -74,8 +82,6 @@ public final class FeedFetcher {
                 return .audio(finalURL: result.effectiveURL)
             case .tooLarge:
                 throw .feedTooLarge(url: request.url, limit: request.maxBytes)
-            case .storage(let code):
-                throw .storage(path: request.destination, errno: code)
             case .httpStatus(let status):
                 let error = DownloadError.http(status: status, url: request.url, attempts: attemptNumber)
                 guard status == 408 || status == 429 || status >= 500 else { throw error }
@@ -98,24 +104,28 @@ public final class FeedFetcher {
 }
 
 /// One exchange of a feed fetch: notes the redirect chain, decides at the first body byte whether
-/// this is a feed worth keeping, and writes it.
+/// this is a feed worth reading, and passes it on.
 final class FeedExchange: TransferSink {
     enum Stop: Equatable {
         case audio, tooLarge
         case httpStatus(Int)
-        case storage(Int32)
     }
 
-    private let request: FeedRequest
+    private let maxBytes: Int
+    private let sink: any FeedBodySink
+    private let effectiveURL: () -> String
     private(set) var headers = ResponseHeaders()
     private(set) var stop: Stop?
     /// Statuses of the redirects before the final response.
     private var redirects: [Int] = []
-    private var descriptor: Int32 = -1
-    private var written = 0
+    private var received = 0
     private var began = false
 
-    init(request: FeedRequest) { self.request = request }
+    init(maxBytes: Int, sink: any FeedBodySink, effectiveURL: @escaping () -> String) {
+        self.maxBytes = maxBytes
+        self.sink = sink
+        self.effectiveURL = effectiveURL
+    }
 
     func receiveHeader(_ line: String) {
         if line.hasPrefix("HTTP/"), (300..<400).contains(headers.status), headers.status != 304 {
@@ -129,38 +139,26 @@ final class FeedExchange: TransferSink {
             began = true
             guard begin(firstBytes: bytes) else { return false }
         }
-        guard written + bytes.count <= request.maxBytes else {
+        received += bytes.count
+        guard received <= maxBytes else {
             stop = .tooLarge
             return false
         }
-        var offset = 0
-        while offset < bytes.count {
-            let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 {
-                if errno == EINTR { continue }
-                stop = .storage(errno)
-                return false
-            }
-            offset += count
-        }
-        written += bytes.count
+        sink.receive(bytes)
         return true
     }
 
     func progress(downloaded: Int, expected: Int) -> Bool { true }
 
-    /// Closes the destination, and judges a response that had no body: a 200 still leaves an
-    /// (empty) file for the parser to refuse, any status but 304 is an error.
+    /// Judges a response that had no body: a 200 is an empty document (for the parser to
+    /// refuse), any other status but 304 is an error.
     func finish(transferred: Bool) {
-        if !began, stop == nil, transferred {
-            if headers.status == 200 {
-                _ = openDestination()
-            } else if headers.status != 304 {
-                stop = .httpStatus(headers.status)
-            }
+        guard !began, stop == nil, transferred else { return }
+        if headers.status == 200 {
+            sink.begin(url: effectiveURL())
+        } else if headers.status != 304 {
+            stop = .httpStatus(headers.status)
         }
-        if descriptor >= 0 { close(descriptor) }
-        descriptor = -1
     }
 
     func info(finalURL: String) -> FeedFetchInfo {
@@ -184,12 +182,7 @@ final class FeedExchange: TransferSink {
             stop = .audio
             return false
         }
-        return openDestination()
-    }
-
-    private func openDestination() -> Bool {
-        descriptor = open(request.destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        if descriptor < 0 { stop = .storage(errno) }
-        return descriptor >= 0
+        sink.begin(url: effectiveURL())
+        return true
     }
 }

@@ -25,9 +25,6 @@ public final class Library {
 
     public var episodesDirectory: String { directory + "/episodes" }
 
-    /// Where bodies being read (feeds) are written before they are parsed; private (0700).
-    public var temporaryDirectory: String { directory + "/tmp" }
-
     /// The directory of one episode's files.
     public func directory(of episode: Episode) -> String { episodesDirectory + "/" + episode.uuid }
 
@@ -43,21 +40,13 @@ public final class Library {
         if !FileSystem.exists(directory + "/episodes") {
             try FileSystem.makeDirectory(directory + "/episodes", mode: 0o755)
         }
-        if !FileSystem.exists(directory + "/tmp") {
-            try FileSystem.makeDirectory(directory + "/tmp", mode: 0o700)
-        }
+
     }
 
-    /// Finishes removals that were committed but interrupted before their files were deleted,
-    /// and deletes temporary files a killed run left (a day old: a running podcli's are newer).
+    /// Finishes removals that were committed but interrupted before their files were deleted.
     private func sweepTrash() {
         for name in FileSystem.entries(episodesDirectory) where name.hasPrefix(Library.trashPrefix) {
             try? FileSystem.removeTree(episodesDirectory + "/" + name)
-        }
-        let dayAgo = Library.now - 86_400
-        for name in FileSystem.entries(temporaryDirectory) {
-            let path = temporaryDirectory + "/" + name
-            if let status = FileSystem.status(path), status.st_mtim.tv_sec < dayAgo { unlink(path) }
         }
     }
 

@@ -1,26 +1,5 @@
 import Foundation
 
-/// Why a body could not be read as a feed; each message says what was wrong with it.
-public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
-    case empty
-    case notXML(line: Int, message: String)
-    /// XML, but neither RSS nor Atom (an HTML page, an OPML file, ...).
-    case notAFeed(root: String)
-    case truncated(line: Int)
-    case unreadable(path: String, errno: Int32)
-
-    public var description: String {
-        switch self {
-        case .empty: return "the feed is empty"
-        case .notXML(let line, let message): return "not a feed: not XML (line \(line): \(message))"
-        case .notAFeed(let root) where root.lowercased() == "html": return "not a feed: an HTML page"
-        case .notAFeed(let root): return "not a feed: the document is <\(root)>, not RSS or Atom"
-        case .truncated(let line): return "the feed ends early (cut off at line \(line))"
-        case .unreadable(let path, let code): return "could not read \(path): \(String(cString: strerror(code)))"
-        }
-    }
-}
-
 /// Reads RSS 2.0 and Atom feeds into a `FeedDocument`, streaming the XML through libxml2.
 ///
 /// Lenient where real feeds are sloppy (undeclared `itunes:` prefix, blank line before `<?xml`,
@@ -28,20 +7,20 @@ public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
 /// is empty, not XML, not a feed or cut off is an error, so nothing stored is changed by it.
 public struct FeedParser: Sendable {
     /// Relative URLs in the feed are resolved against this (the feed's own URL).
-    public let baseURL: URL?
+    public let baseURL: String
 
-    public init(baseURL: String) { self.baseURL = URL(string: baseURL) }
+    public init(baseURL: String) { self.baseURL = baseURL }
 
     /// Parses the feed in the file at `path`, reading it in chunks.
     public func parse(contentsOf path: String) throws(FeedError) -> FeedDocument {
-        let reader = DocumentReader(parser: self)
+        let reader = FeedReader(baseURL: baseURL)
         try XMLStream.readChunks(of: path, reader.feed)
         return try reader.finish()
     }
 
     /// Parses a feed held in memory (fed to libxml2 in chunks, like a file).
     public func parse(_ bytes: some Collection<UInt8>) throws(FeedError) -> FeedDocument {
-        let reader = DocumentReader(parser: self)
+        let reader = FeedReader(baseURL: baseURL)
         Array(bytes).withUnsafeBytes { all in
             var offset = 0
             while offset < all.count {
@@ -52,27 +31,77 @@ public struct FeedParser: Sendable {
         }
         return try reader.finish()
     }
+}
 
-    /// An absolute URL for `text` as found in the feed: trimmed, resolved against the feed's URL.
-    func resolve(_ text: String?) -> String? {
-        guard let text else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { return nil }
-        if Self.isAbsoluteHTTP(trimmed) { return trimmed }
-        return URL(string: trimmed, relativeTo: baseURL)?.absoluteString ?? trimmed
+/// One feed read incrementally, as its bytes arrive (from a file or straight from the network):
+/// `feed` every piece in order, then `finish`.
+///
+/// Not `Sendable`: one reader belongs to one thread.
+public final class FeedReader {
+    private let reader: DocumentReader
+
+    public init(baseURL: String) { reader = DocumentReader(baseURL: baseURL) }
+
+    public func feed(_ bytes: UnsafeRawBufferPointer) { reader.feed(bytes) }
+
+    /// The document, or why the bytes were not a complete feed.
+    public func finish() throws(FeedError) -> FeedDocument { try reader.finish() }
+}
+
+/// The elements podcli reads, told apart once per distinct name (libxml2 interns names, so the
+/// classification is cached by pointer).
+private enum Tag {
+    case rss, channel, item, title, link, description, guid, pubDate, enclosure, language, image, url
+    case atomFeed, atomEntry, atomTitle, atomLink, atomID, atomPublished, atomUpdated, atomSubtitle, atomSummary
+    case atomContent, atomAuthor, atomName, atomLogo, atomIcon
+    case itunesTitle, itunesAuthor, itunesSummary, itunesImage, itunesDuration, itunesEpisode, itunesSeason
+    case itunesEpisodeType, itunesExplicit, itunesType, itunesNewFeedURL
+    case podcastGUID, podcastChapters, podcastTranscript, podcastPerson
+    case contentEncoded, dcDate, mediaContent, mediaGroup, pscChapters, pscChapter
+    case unknown
+
+    init(_ name: XMLName) {
+        let local = name.local
+        switch name.namespace {
+        case .none: self = Self.plain[local] ?? .unknown
+        case .atom: self = Self.atom[local] ?? .unknown
+        case .itunes: self = Self.itunes[local] ?? .unknown
+        case .podcast: self = Self.podcast[local] ?? .unknown
+        case .content: self = local == "encoded" ? .contentEncoded : .unknown
+        case .dc: self = local == "date" ? .dcDate : .unknown
+        case .media: self = local == "content" ? .mediaContent : local == "group" ? .mediaGroup : .unknown
+        case .psc: self = local == "chapters" ? .pscChapters : local == "chapter" ? .pscChapter : .unknown
+        case .other: self = .unknown
+        }
     }
 
-    private static func isAbsoluteHTTP(_ text: String) -> Bool {
-        let head = text.utf8.prefix(8).map { $0 | 0x20 }  // ASCII lowercase
-        return head.starts(with: "http://".utf8) || head.starts(with: "https://".utf8)
-    }
+    private static let plain: [String: Tag] = [
+        "rss": .rss, "channel": .channel, "item": .item, "title": .title, "link": .link, "description": .description,
+        "guid": .guid, "pubDate": .pubDate, "enclosure": .enclosure, "language": .language, "image": .image,
+        "url": .url,
+    ]
+    private static let atom: [String: Tag] = [
+        "feed": .atomFeed, "entry": .atomEntry, "title": .atomTitle, "link": .atomLink, "id": .atomID,
+        "published": .atomPublished, "updated": .atomUpdated, "subtitle": .atomSubtitle, "summary": .atomSummary,
+        "content": .atomContent, "author": .atomAuthor, "name": .atomName, "logo": .atomLogo, "icon": .atomIcon,
+    ]
+    private static let itunes: [String: Tag] = [
+        "title": .itunesTitle, "author": .itunesAuthor, "summary": .itunesSummary, "image": .itunesImage,
+        "duration": .itunesDuration, "episode": .itunesEpisode, "season": .itunesSeason,
+        "episodeType": .itunesEpisodeType, "explicit": .itunesExplicit, "type": .itunesType,
+        "new-feed-url": .itunesNewFeedURL,
+    ]
+    private static let podcast: [String: Tag] = [
+        "guid": .podcastGUID, "chapters": .podcastChapters, "transcript": .podcastTranscript,
+        "person": .podcastPerson,
+    ]
 }
 
 /// The state of one parse: which element we are in and what text is being gathered.
 private final class DocumentReader: XMLStreamDelegate {
     /// The elements whose position matters for what their children mean.
     private enum Node {
-        case rssRoot, channel, atomFeed, item, entry, rssImage, atomAuthor, mediaGroup, pscChapters, skipped, other
+        case rssRoot, channel, atomFeed, item, rssImage, atomAuthor, mediaGroup, pscChapters, skipped, other
     }
 
     /// Where gathered text goes when its element ends.
@@ -84,19 +113,27 @@ private final class DocumentReader: XMLStreamDelegate {
         case person
     }
 
-    private let parser: FeedParser
+    private struct TagKey: Hashable {
+        let pointer: UnsafeRawPointer
+        let namespace: Namespace
+    }
+
+    private let base: URL?
     private var stream: XMLStream!
+    private var tags: [TagKey: Tag] = [:]
     private var stack: [Node] = []
     private var rootName: String?
+    private var rootNode: Node?
     private var document = FeedDocument()
     private var item: ItemDraft?
     private var capture: (field: Field, depth: Int)?
     private var text: [UInt8] = []
     private var pendingPerson: Person?
 
-    init(parser: FeedParser) {
-        self.parser = parser
+    init(baseURL: String) {
+        base = URL(string: baseURL)
         text.reserveCapacity(64 * 1024)
+        stack.reserveCapacity(32)
         stream = XMLStream(delegate: self)
     }
 
@@ -111,20 +148,17 @@ private final class DocumentReader: XMLStreamDelegate {
         }
         guard rootNode == .rssRoot || rootNode == .atomFeed else { throw .notAFeed(root: rootName) }
         guard rootClosed else { throw .truncated(line: errors.last?.line ?? 0) }
-        document.title = collapsingWhitespace(document.title)
         document.warnings = errors.map { "line \($0.line): \($0.message)" }
         return document
     }
 
-    private var rootNode: Node?
-
     // MARK: XMLStreamDelegate
 
-    func startElement(_ name: String, namespace: Namespace, attributes: XMLAttributes) {
-        let parent = stack.last
-        if parent == nil {
-            rootName = name
-            rootNode = rootNode(name, namespace)
+    func startElement(_ name: XMLName, attributes: XMLAttributes) {
+        guard let parent = stack.last else {
+            rootName = name.local
+            let tag = tag(of: name)
+            rootNode = tag == .rss ? .rssRoot : tag == .atomFeed ? .atomFeed : .skipped
             stack.append(rootNode!)
             return
         }
@@ -133,22 +167,23 @@ private final class DocumentReader: XMLStreamDelegate {
             stack.append(parent == .skipped ? .skipped : .other)
             return
         }
+        let tag = tag(of: name)
         let node: Node
-        switch parent! {
+        switch parent {
         case .rssRoot:
-            node = name == "channel" && namespace == .none ? .channel : .skipped
+            node = tag == .channel ? .channel : .skipped
         case .channel, .atomFeed:
-            node = startFeedChild(name, namespace, attributes)
-        case .item, .entry, .mediaGroup:
-            node = startItemChild(name, namespace, attributes)
+            node = startFeedChild(tag, attributes)
+        case .item, .mediaGroup:
+            node = startItemChild(tag, attributes)
         case .rssImage:
-            if name == "url", namespace == .none { begin(.feedImageURL) }
+            if tag == .url { begin(.feedImageURL) }
             node = .other
         case .atomAuthor:
-            if name == "name" { begin(.feedAtomAuthor) }
+            if tag == .atomName { begin(.feedAtomAuthor) }
             node = .other
         case .pscChapters:
-            if name == "chapter", namespace == .psc { addChapter(attributes) }
+            if tag == .pscChapter { addChapter(attributes) }
             node = .other
         case .skipped, .other:
             node = .skipped
@@ -158,12 +193,12 @@ private final class DocumentReader: XMLStreamDelegate {
 
     func endElement() {
         if let capture, capture.depth == stack.count {
-            commit(capture.field, String(decoding: text, as: UTF8.self))
+            text.withUnsafeBufferPointer { commit(capture.field, $0) }
             self.capture = nil
+            stream.wantsText = false
         }
-        let node = stack.removeLast()
-        if node == .item || node == .entry, let draft = item {
-            if let episode = draft.build(parser) {
+        if stack.removeLast() == .item, let draft = item {
+            if let episode = draft.build(resolving: base) {
                 document.items.append(episode)
             } else {
                 document.itemsWithoutEnclosure += 1
@@ -172,95 +207,93 @@ private final class DocumentReader: XMLStreamDelegate {
         }
     }
 
-    func text(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if capture != nil { text.append(contentsOf: bytes) }
-    }
+    func text(_ bytes: UnsafeBufferPointer<UInt8>) { text.append(contentsOf: bytes) }
 
     // MARK: Elements
 
-    private func rootNode(_ name: String, _ namespace: Namespace) -> Node {
-        switch (name, namespace) {
-        case ("rss", .none): return .rssRoot
-        case ("feed", .atom): return .atomFeed
-        default: return .skipped
-        }
+    private func tag(of name: XMLName) -> Tag {
+        let key = TagKey(pointer: UnsafeRawPointer(name.pointer), namespace: name.namespace)
+        if let tag = tags[key] { return tag }
+        let tag = Tag(name)
+        tags[key] = tag
+        return tag
     }
 
-    private func startFeedChild(_ name: String, _ namespace: Namespace, _ attributes: XMLAttributes) -> Node {
-        switch (namespace, name) {
-        case (.none, "item"), (.atom, "entry"):
+    private func startFeedChild(_ tag: Tag, _ attributes: XMLAttributes) -> Node {
+        switch tag {
+        case .item, .atomEntry:
             item = ItemDraft()
-            return namespace == .atom ? .entry : .item
-        case (.none, "title"), (.atom, "title"): begin(.feedTitle)
-        case (.none, "link"): begin(.feedLink)
-        case (.atom, "link"):
-            let rel = attributes["rel"] ?? "alternate"
-            if rel == "alternate", document.link == nil { document.link = parser.resolve(attributes["href"]) }
-        case (.none, "description"), (.atom, "subtitle"): begin(.feedDescription)
-        case (.itunes, "summary"): begin(.feedSummary)
-        case (.itunes, "author"): begin(.feedAuthor)
-        case (.none, "language"): begin(.feedLanguage)
-        case (.itunes, "new-feed-url"): begin(.feedNewURL)
-        case (.itunes, "type"): begin(.feedType)
-        case (.itunes, "explicit"): begin(.feedExplicit)
-        case (.podcast, "guid"): begin(.feedGUID)
-        case (.itunes, "image"):
-            if let href = parser.resolve(attributes["href"]) { document.imageURL = href }
-        case (.none, "image"): return .rssImage
-        case (.atom, "author"): return .atomAuthor
-        case (.atom, "logo"), (.atom, "icon"): begin(.feedAtomIcon)
+            return .item
+        case .title, .atomTitle: begin(.feedTitle)
+        case .link: begin(.feedLink)
+        case .atomLink:
+            if attributes["rel"] ?? "alternate" == "alternate", document.link == nil {
+                document.link = resolve(attributes["href"])
+            }
+        case .description, .atomSubtitle: begin(.feedDescription)
+        case .itunesSummary: begin(.feedSummary)
+        case .itunesAuthor: begin(.feedAuthor)
+        case .language: begin(.feedLanguage)
+        case .itunesNewFeedURL: begin(.feedNewURL)
+        case .itunesType: begin(.feedType)
+        case .itunesExplicit: begin(.feedExplicit)
+        case .podcastGUID: begin(.feedGUID)
+        case .itunesImage:
+            if let href = resolve(attributes["href"]) { document.imageURL = href }
+        case .image: return .rssImage
+        case .atomAuthor: return .atomAuthor
+        case .atomLogo, .atomIcon: begin(.feedAtomIcon)
         default: return .skipped
         }
         return .other
     }
 
-    private func startItemChild(_ name: String, _ namespace: Namespace, _ attributes: XMLAttributes) -> Node {
-        switch (namespace, name) {
-        case (.none, "title"), (.atom, "title"): begin(.title)
-        case (.itunes, "title"): begin(.itunesTitle)
-        case (.none, "link"): begin(.link)
-        case (.atom, "link"):
+    private func startItemChild(_ tag: Tag, _ attributes: XMLAttributes) -> Node {
+        switch tag {
+        case .title, .atomTitle: begin(.title)
+        case .itunesTitle: begin(.itunesTitle)
+        case .link: begin(.link)
+        case .atomLink:
             let rel = attributes["rel"] ?? "alternate"
             if rel == "enclosure" {
-                item?.enclosures.append(enclosure(attributes, urlAttribute: "href"))
+                item?.enclosures.append(enclosure(attributes, urlAttribute: attributes["href"]))
             } else if rel == "alternate", item?.link == nil {
-                item?.link = parser.resolve(attributes["href"])
+                item?.link = resolve(attributes["href"])
             }
-        case (.none, "guid"), (.atom, "id"): begin(.guid)
-        case (.none, "pubDate"): begin(.pubDate)
-        case (.dc, "date"): begin(.dcDate)
-        case (.atom, "published"): begin(.atomPublished)
-        case (.atom, "updated"): begin(.atomUpdated)
-        case (.none, "description"): begin(.description)
-        case (.content, "encoded"): begin(.contentEncoded)
-        case (.itunes, "summary"), (.atom, "summary"): begin(.summary)
-        case (.atom, "content"): begin(.atomContent)
-        case (.itunes, "duration"): begin(.duration)
-        case (.itunes, "episode"): begin(.episode)
-        case (.itunes, "season"): begin(.season)
-        case (.itunes, "episodeType"): begin(.episodeType)
-        case (.itunes, "explicit"): begin(.explicit)
-        case (.itunes, "image"):
-            if let href = parser.resolve(attributes["href"]) { item?.imageURL = href }
-        case (.none, "enclosure"):
-            item?.enclosures.append(enclosure(attributes, urlAttribute: "url"))
-        case (.media, "content"):
-            item?.mediaContents.append(enclosure(attributes, urlAttribute: "url"))
-        case (.media, "group"):
+        case .guid, .atomID: begin(.guid)
+        case .pubDate: begin(.pubDate)
+        case .dcDate: begin(.dcDate)
+        case .atomPublished: begin(.atomPublished)
+        case .atomUpdated: begin(.atomUpdated)
+        case .description: begin(.description)
+        case .contentEncoded: begin(.contentEncoded)
+        case .itunesSummary, .atomSummary: begin(.summary)
+        case .atomContent: begin(.atomContent)
+        case .itunesDuration: begin(.duration)
+        case .itunesEpisode: begin(.episode)
+        case .itunesSeason: begin(.season)
+        case .itunesEpisodeType: begin(.episodeType)
+        case .itunesExplicit: begin(.explicit)
+        case .itunesImage:
+            if let href = resolve(attributes["href"]) { item?.imageURL = href }
+        case .enclosure:
+            item?.enclosures.append(enclosure(attributes, urlAttribute: attributes["url"]))
+        case .mediaContent:
+            item?.mediaContents.append(enclosure(attributes, urlAttribute: attributes["url"]))
+        case .mediaGroup:
             return .mediaGroup
-        case (.podcast, "chapters"):
-            if let url = parser.resolve(attributes["url"]) { item?.chaptersURL = url }
-        case (.podcast, "transcript"):
-            if let url = parser.resolve(attributes["url"]) {
+        case .podcastChapters:
+            if let url = resolve(attributes["url"]) { item?.chaptersURL = url }
+        case .podcastTranscript:
+            if let url = resolve(attributes["url"]) {
                 item?.transcripts.append(
                     Transcript(url: url, type: attributes["type"], language: attributes["language"]))
             }
-        case (.podcast, "person"):
+        case .podcastPerson:
             pendingPerson = Person(
-                name: "", role: attributes["role"], href: parser.resolve(attributes["href"]),
-                image: parser.resolve(attributes["img"]))
+                name: "", role: attributes["role"], href: resolve(attributes["href"]), image: resolve(attributes["img"]))
             begin(.person)
-        case (.psc, "chapters"):
+        case .pscChapters:
             return .pscChapters
         default:
             return .skipped
@@ -268,80 +301,76 @@ private final class DocumentReader: XMLStreamDelegate {
         return .other
     }
 
-    private func enclosure(_ attributes: XMLAttributes, urlAttribute: String) -> Enclosure {
-        let length = attributes["length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    private func enclosure(_ attributes: XMLAttributes, urlAttribute url: String?) -> Enclosure {
+        let length = attributes["length"].flatMap { Int64($0) }
         return Enclosure(
-            url: parser.resolve(attributes[urlAttribute]) ?? "", length: length.flatMap { $0 > 0 ? $0 : nil },
-            type: attributes["type"]?.trimmingCharacters(in: .whitespaces).lowercased())
+            url: resolve(url) ?? "", length: length.flatMap { $0 > 0 ? $0 : nil }, type: attributes["type"]?.lowercased())
     }
 
     private func addChapter(_ attributes: XMLAttributes) {
         guard let start = attributes["start"].flatMap(MediaDuration.offset) else { return }
         item?.chapters.append(
             Chapter(
-                start: start, title: collapsingWhitespace(attributes["title"] ?? ""),
-                href: parser.resolve(attributes["href"]), image: parser.resolve(attributes["image"])))
+                start: start, title: collapsingWhitespace(attributes["title"] ?? ""), href: resolve(attributes["href"]),
+                image: resolve(attributes["image"])))
+    }
+
+    /// An absolute URL for a (trimmed) URL found in the feed, resolved against the feed's URL.
+    private func resolve(_ url: String?) -> String? {
+        guard let url, !url.isEmpty else { return nil }
+        if isAbsoluteHTTP(url.utf8) { return url }
+        return URL(string: url, relativeTo: base)?.absoluteString ?? url
     }
 
     private func begin(_ field: Field) {
         text.removeAll(keepingCapacity: true)
         // The element is pushed right after this call, so its depth is one more than now.
         capture = (field, stack.count + 1)
+        stream.wantsText = true
     }
 
-    private func commit(_ field: Field, _ value: String) {
+    /// Stores gathered text. Titles and names have their whitespace collapsed, short values are
+    /// trimmed, descriptions are kept as given.
+    private func commit(_ field: Field, _ bytes: UnsafeBufferPointer<UInt8>) {
         switch field {
-        case .feedTitle: document.title = value
-        case .feedLink: document.link = parser.resolve(value)
-        case .feedDescription: document.description = nonEmpty(value) ?? document.description
-        case .feedSummary: if document.description == nil { document.description = nonEmpty(value) }
-        case .feedAuthor: document.author = nonEmpty(collapsingWhitespace(value))
+        case .feedTitle: document.title = collapsedString(bytes)
+        case .feedLink: document.link = resolve(trimmedString(bytes))
+        case .feedDescription: document.description = nonBlankString(bytes) ?? document.description
+        case .feedSummary: if document.description == nil { document.description = nonBlankString(bytes) }
+        case .feedAuthor: document.author = nonEmpty(collapsedString(bytes))
         case .feedAtomAuthor:
-            if item == nil, document.author == nil { document.author = nonEmpty(collapsingWhitespace(value)) }
-        case .feedLanguage: document.language = nonEmpty(value.trimmingCharacters(in: .whitespacesAndNewlines))
-        case .feedNewURL: document.newFeedURL = parser.resolve(value)
-        case .feedType: document.isSerial = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == "serial"
-        case .feedExplicit: document.explicit = explicitFlag(value)
-        case .feedGUID: document.podcastGUID = nonEmpty(value.trimmingCharacters(in: .whitespacesAndNewlines))
-        case .feedImageURL: if document.imageURL == nil { document.imageURL = parser.resolve(value) }
-        case .feedAtomIcon: if document.imageURL == nil { document.imageURL = parser.resolve(value) }
-        default: commitItemField(field, value)
-        }
-    }
-
-    private func commitItemField(_ field: Field, _ value: String) {
-        guard var draft = item else { return }
-        defer { item = draft }
-        switch field {
-        case .title: draft.title = value
-        case .itunesTitle: draft.itunesTitle = value
-        case .link: draft.link = parser.resolve(value)
-        case .guid: draft.guid = nonEmpty(value.trimmingCharacters(in: .whitespacesAndNewlines))
-        case .pubDate: draft.pubDate = value
-        case .dcDate: draft.dcDate = value
-        case .atomPublished: draft.pubDate = value
-        case .atomUpdated: draft.dcDate = value
-        case .description: draft.description = nonEmpty(value)
-        case .contentEncoded: draft.contentEncoded = nonEmpty(value)
-        case .summary: draft.summary = nonEmpty(value)
-        case .atomContent: draft.contentEncoded = nonEmpty(value)
-        case .duration: draft.duration = MediaDuration.seconds(value)
-        case .episode: draft.episodeNumber = Int(value.trimmingCharacters(in: .whitespacesAndNewlines))
-        case .season: draft.seasonNumber = Int(value.trimmingCharacters(in: .whitespacesAndNewlines))
-        case .episodeType: draft.episodeType = nonEmpty(value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
-        case .explicit: draft.explicit = explicitFlag(value)
+            if item == nil, document.author == nil { document.author = nonEmpty(collapsedString(bytes)) }
+        case .feedLanguage: document.language = nonEmpty(trimmedString(bytes))
+        case .feedNewURL: document.newFeedURL = resolve(trimmedString(bytes))
+        case .feedType: document.isSerial = trimmedString(bytes).lowercased() == "serial"
+        case .feedExplicit: document.explicit = explicitFlag(trimmedString(bytes))
+        case .feedGUID: document.podcastGUID = nonEmpty(trimmedString(bytes))
+        case .feedImageURL, .feedAtomIcon: if document.imageURL == nil { document.imageURL = resolve(trimmedString(bytes)) }
+        case .title: item?.title = collapsedString(bytes)
+        case .itunesTitle: item?.itunesTitle = collapsedString(bytes)
+        case .link: item?.link = resolve(trimmedString(bytes))
+        case .guid: item?.guid = nonEmpty(trimmedString(bytes))
+        case .pubDate, .atomPublished: item?.published = FeedDate.parse(trimmedString(bytes))
+        case .dcDate, .atomUpdated: item?.updated = FeedDate.parse(trimmedString(bytes))
+        case .description: item?.description = nonBlankString(bytes)
+        case .contentEncoded, .atomContent: item?.contentEncoded = nonBlankString(bytes)
+        case .summary: item?.summary = nonBlankString(bytes)
+        case .duration: item?.duration = MediaDuration.seconds(trimmedString(bytes))
+        case .episode: item?.episodeNumber = Int(trimmedString(bytes))
+        case .season: item?.seasonNumber = Int(trimmedString(bytes))
+        case .episodeType: item?.episodeType = nonEmpty(trimmedString(bytes).lowercased())
+        case .explicit: item?.explicit = explicitFlag(trimmedString(bytes))
         case .person:
             if var person = pendingPerson {
-                person.name = collapsingWhitespace(value)
-                if !person.name.isEmpty { draft.persons.append(person) }
+                person.name = collapsedString(bytes)
+                if !person.name.isEmpty { item?.persons.append(person) }
             }
             pendingPerson = nil
-        default: break
         }
     }
 
     private func explicitFlag(_ value: String) -> Bool? {
-        switch value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
+        switch value.lowercased() {
         case "yes", "true", "explicit": return true
         case "no", "false", "clean": return false
         default: return nil
@@ -355,8 +384,9 @@ private struct ItemDraft {
     var itunesTitle = ""
     var guid: String?
     var link: String?
-    var pubDate: String?
-    var dcDate: String?
+    /// RSS pubDate or Atom published; else dc:date or Atom updated.
+    var published: Int64?
+    var updated: Int64?
     var description: String?
     var contentEncoded: String?
     var summary: String?
@@ -374,16 +404,14 @@ private struct ItemDraft {
     var persons: [Person] = []
 
     /// nil when the item has no enclosure: it is not an episode.
-    func build(_ parser: FeedParser) -> FeedItem? {
+    func build(resolving base: URL?) -> FeedItem? {
         guard let enclosure = Self.pick(enclosures) ?? Self.pick(mediaContents) else { return nil }
         var item = FeedItem(enclosure: enclosure)
-        item.title = collapsingWhitespace(title)
-        if item.title.isEmpty { item.title = collapsingWhitespace(itunesTitle) }
-        if item.title.isEmpty { item.title = Self.fileName(of: enclosure.url) }
+        item.title = !title.isEmpty ? title : !itunesTitle.isEmpty ? itunesTitle : Self.fileName(of: enclosure.url)
         item.guid = guid
         item.link = link
         item.description = contentEncoded ?? description ?? summary
-        item.published = (pubDate.flatMap(FeedDate.parse)) ?? (dcDate.flatMap(FeedDate.parse))
+        item.published = published ?? updated
         item.duration = duration
         item.imageURL = imageURL
         item.episodeNumber = episodeNumber
@@ -399,8 +427,12 @@ private struct ItemDraft {
 
     /// The first audio enclosure, else the first of any type; ones without a URL do not count.
     private static func pick(_ candidates: [Enclosure]) -> Enclosure? {
-        let usable = candidates.filter { !$0.url.isEmpty }
-        return usable.first { $0.type?.hasPrefix("audio/") == true } ?? usable.first
+        var firstUsable: Enclosure?
+        for candidate in candidates where !candidate.url.isEmpty {
+            if candidate.type?.hasPrefix("audio/") == true { return candidate }
+            if firstUsable == nil { firstUsable = candidate }
+        }
+        return firstUsable
     }
 
     private static func fileName(of url: String) -> String {
@@ -410,23 +442,56 @@ private struct ItemDraft {
     }
 }
 
-func nonEmpty(_ text: String) -> String? {
-    text.allSatisfy(\.isWhitespace) ? nil : text
+private func isAbsoluteHTTP(_ utf8: String.UTF8View) -> Bool {
+    var iterator = utf8.makeIterator()
+    for expected in "http".utf8 {
+        guard let byte = iterator.next(), byte | 0x20 == expected else { return false }
+    }
+    var next = iterator.next()
+    if next.map({ $0 | 0x20 }) == UInt8(ascii: "s") { next = iterator.next() }
+    return next == UInt8(ascii: ":") && iterator.next() == UInt8(ascii: "/") && iterator.next() == UInt8(ascii: "/")
 }
 
-/// Trims and turns every run of whitespace (newlines and tabs included) into one space.
-func collapsingWhitespace(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    var pendingSpace = false
-    for scalar in text.unicodeScalars {
-        if scalar.properties.isWhitespace {
-            pendingSpace = !result.isEmpty
-        } else {
-            if pendingSpace { result.append(" ") }
-            pendingSpace = false
-            result.unicodeScalars.append(scalar)
+func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
+
+/// The text with surrounding whitespace trimmed.
+private func trimmedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    String(decoding: trimming(bytes), as: UTF8.self)
+}
+
+/// The text as given, or nil when it is only whitespace.
+private func nonBlankString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    trimming(bytes).isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+}
+
+/// The text trimmed, with every run of whitespace inside (newlines and tabs included) made one space.
+private func collapsedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    let trimmed = trimming(bytes)
+    var needsWork = false
+    for index in trimmed.indices where isASCIISpace(trimmed[index]) {
+        if trimmed[index] != 0x20 || (index + 1 < trimmed.count && isASCIISpace(trimmed[index + 1])) {
+            needsWork = true
+            break
         }
     }
-    return result
+    guard needsWork else { return String(decoding: trimmed, as: UTF8.self) }
+    var result: [UInt8] = []
+    result.reserveCapacity(trimmed.count)
+    var pendingSpace = false
+    for byte in trimmed {
+        if isASCIISpace(byte) {
+            pendingSpace = true
+        } else {
+            if pendingSpace { result.append(0x20) }
+            pendingSpace = false
+            result.append(byte)
+        }
+    }
+    return String(decoding: result, as: UTF8.self)
+}
+
+/// `collapsedString` for text already in a String (attribute values).
+func collapsingWhitespace(_ text: String) -> String {
+    var text = text
+    return text.withUTF8 { collapsedString($0) }
 }

@@ -76,15 +76,14 @@ private final class OutlineReader: XMLStreamDelegate {
         guard rootClosed else { throw .truncated(line: errors.last?.line ?? 0) }
     }
 
-    func startElement(_ name: String, namespace: Namespace, attributes: XMLAttributes) {
-        if rootName == nil { rootName = name }
-        guard name == "outline", let url = attributes["xmlUrl"] ?? attributes["xmlurl"] ?? attributes["url"] else {
-            return
-        }
-        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { return }
+    func startElement(_ name: XMLName, attributes: XMLAttributes) {
+        let local = name.local
+        if rootName == nil { rootName = local }
+        guard local == "outline", let url = attributes["xmlUrl"] ?? attributes["xmlurl"] ?? attributes["url"],
+            !url.isEmpty, seen.insert(url).inserted
+        else { return }
         let title = (attributes["title"] ?? attributes["text"]).map(collapsingWhitespace).flatMap(nonEmpty)
-        outlines.append(OPMLOutline(url: trimmed, title: title))
+        outlines.append(OPMLOutline(url: url, title: title))
     }
 
     func endElement() {}

@@ -41,10 +41,19 @@ enum Namespace: Equatable {
     }
 }
 
+/// An element's name as libxml2 reports it: the local name's bytes (interned in libxml2's
+/// dictionary for the whole parse, so the pointer identifies the name) and its namespace.
+struct XMLName {
+    let pointer: UnsafePointer<xmlChar>
+    let namespace: Namespace
+
+    var local: String { String(cString: pointer) }
+}
+
 /// What `XMLStream` hands its delegate. Names and attribute values are only valid during the
 /// call; text arrives in pieces (already decoded to UTF-8).
 protocol XMLStreamDelegate: AnyObject {
-    func startElement(_ name: String, namespace: Namespace, attributes: XMLAttributes)
+    func startElement(_ name: XMLName, attributes: XMLAttributes)
     func endElement()
     func text(_ bytes: UnsafeBufferPointer<UInt8>)
 }
@@ -54,29 +63,56 @@ struct XMLAttributes {
     fileprivate let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     fileprivate let count: Int
 
-    /// The value of the attribute with this local name and no namespace (or any namespace, for
-    /// the feeds that prefix their attributes).
-    subscript(_ localName: String) -> String? {
+    /// The value of the attribute with this local name (in any namespace, for the feeds that
+    /// prefix their attributes), its surrounding whitespace trimmed.
+    subscript(_ localName: StaticString) -> String? {
         guard let base else { return nil }
         for index in 0..<count {
             // libxml2 gives five pointers per attribute: localname, prefix, URI, value, value end.
             let entry = base + index * 5
-            guard let name = entry[0], strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self), localName) == 0,
-                let start = entry[3], let end = entry[4]
+            guard let name = entry[0], let start = entry[3], let end = entry[4],
+                strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
+                    UnsafeRawPointer(localName.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
             else { continue }
-            let buffer = UnsafeBufferPointer(start: start, count: end - start)
-            return decodeAttribute(buffer)
+            return Self.decode(trimming(UnsafeBufferPointer(start: start, count: end - start)))
         }
         return nil
     }
 
-    /// libxml2 leaves `&#38;`-style references in SAX2 attribute values undecoded only when they
-    /// came from entities; predefined and character references are already decoded, except
-    /// `&amp;`-escaped ampersands inside attributes, which libxml2 reports as "&#38;".
-    private func decodeAttribute(_ buffer: UnsafeBufferPointer<UInt8>) -> String {
-        let raw = String(decoding: buffer, as: UTF8.self)
-        return raw.contains("&#38;") ? raw.replacingOccurrences(of: "&#38;", with: "&") : raw
+    /// Without entity substitution, libxml2 hands an `&amp;` in an attribute over as "&#38;";
+    /// other references are already decoded.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "&"), index + 4 < bytes.count, bytes[index + 1] == UInt8(ascii: "#"),
+                bytes[index + 2] == UInt8(ascii: "3"), bytes[index + 3] == UInt8(ascii: "8"),
+                bytes[index + 4] == UInt8(ascii: ";")
+            {
+                decoded.append(UInt8(ascii: "&"))
+                index += 5
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
     }
+}
+
+/// `bytes` without leading and trailing ASCII whitespace.
+func trimming(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    var start = 0
+    var end = bytes.count
+    while start < end, isASCIISpace(bytes[start]) { start += 1 }
+    while end > start, isASCIISpace(bytes[end - 1]) { end -= 1 }
+    return UnsafeBufferPointer(rebasing: bytes[start..<end])
+}
+
+@inline(__always) func isASCIISpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C
 }
 
 /// Why a document could not be read as XML at all.
@@ -101,21 +137,31 @@ final class XMLStream {
 
     /// The delegate and the state libxml2's callbacks reach through their user-data pointer.
     fileprivate final class Sink {
-        unowned let delegate: any XMLStreamDelegate
+        // unowned(unsafe): the delegate owns the stream, so it outlives every callback; a checked
+        // reference would cost a retain and release per callback, and text comes in many pieces.
+        unowned(unsafe) let delegate: any XMLStreamDelegate
+        /// Set by the delegate while it gathers text: the rest of the document's text is skipped
+        /// without a call.
+        var wantsText = false
         var errors: [XMLStreamFailure] = []
         var depth = 0
         var rootSeen = false
         var rootClosed = false
         var namespaceCache: [(UnsafePointer<xmlChar>, Namespace)] = []
+        var prefixCache: [(UnsafePointer<xmlChar>, Namespace)] = []
 
         init(delegate: any XMLStreamDelegate) { self.delegate = delegate }
 
         func namespace(uri: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Namespace {
+            // libxml2 interns names, prefixes and namespace URIs in its dictionary, so a pointer
+            // identifies one for the whole parse.
             guard let uri else {
                 guard let prefix else { return .none }
-                return Namespace(undeclaredPrefix: String(cString: prefix))
+                for (pointer, namespace) in prefixCache where pointer == prefix { return namespace }
+                let namespace = Namespace(undeclaredPrefix: String(cString: prefix))
+                prefixCache.append((prefix, namespace))
+                return namespace
             }
-            // libxml2 interns namespace URIs in its dictionary, so a pointer identifies one.
             for (pointer, namespace) in namespaceCache where pointer == uri { return namespace }
             let namespace = Namespace(uri: String(cString: uri))
             namespaceCache.append((uri, namespace))
@@ -131,7 +177,7 @@ final class XMLStream {
             if sink.depth == 0 { sink.rootSeen = true }
             sink.depth += 1
             sink.delegate.startElement(
-                String(cString: localName!), namespace: sink.namespace(uri: uri, prefix: prefix),
+                XMLName(pointer: localName!, namespace: sink.namespace(uri: uri, prefix: prefix)),
                 attributes: XMLAttributes(base: attributes, count: Int(attributeCount)))
         }
         handler.endElementNs = { context, _, _, _ in
@@ -141,8 +187,9 @@ final class XMLStream {
             sink.delegate.endElement()
         }
         handler.characters = { context, bytes, length in
-            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-            sink.delegate.text(UnsafeBufferPointer(start: bytes, count: Int(length)))
+            Unmanaged<Sink>.fromOpaque(context!)._withUnsafeGuaranteedRef { sink in
+                if sink.wantsText { sink.delegate.text(UnsafeBufferPointer(start: bytes, count: Int(length))) }
+            }
         }
         handler.cdataBlock = handler.characters
         handler.serror = { context, error in
@@ -173,6 +220,12 @@ final class XMLStream {
         bytes.withMemoryRebound(to: CChar.self) { characters in
             _ = xmlParseChunk(context, characters.baseAddress, Int32(characters.count), 0)
         }
+    }
+
+    /// Whether `text` is delivered; off by default.
+    var wantsText: Bool {
+        get { sink.wantsText }
+        set { sink.wantsText = newValue }
     }
 
     /// True until a byte other than leading whitespace (or a byte-order mark) arrives.

@@ -27,11 +27,10 @@ struct FeedUpdater {
     /// Fetches `url`; if it is a feed, subscribes to it (or refreshes the subscription it turns
     /// out to be, after a redirect).
     func subscribe(url: String) throws -> Outcome {
-        let temporary = temporaryFile()
-        defer { unlink(temporary) }
-        let response = try fetcher.fetch(FeedRequest(url: url, destination: temporary, maxBytes: Self.maxFeedBytes))
+        let body = FeedBody()
+        let response = try fetcher.fetch(FeedRequest(url: url, maxBytes: Self.maxFeedBytes), into: body)
         guard case .document(let info) = response else { return .audio }
-        let document = try parse(temporary, info: info, requestedURL: url)
+        let document = try body.document(info: info, requestedURL: url)
         var storedURL = info.movedPermanentlyTo ?? url
         if let moved = document.newFeedURL, Self.isFetchable(moved) { storedURL = moved }
         if let existing = try library.feed(url: storedURL) ?? library.feed(url: url) {
@@ -48,12 +47,10 @@ struct FeedUpdater {
     /// recorded on the feed (shown by `podcli feeds`) and rethrown.
     func refresh(_ feed: Feed) throws -> Outcome {
         do {
-            let temporary = temporaryFile()
-            defer { unlink(temporary) }
+            let body = FeedBody()
             let request = FeedRequest(
-                url: feed.url, etag: feed.etag, lastModified: feed.lastModified, destination: temporary,
-                maxBytes: Self.maxFeedBytes)
-            switch try fetcher.fetch(request) {
+                url: feed.url, etag: feed.etag, lastModified: feed.lastModified, maxBytes: Self.maxFeedBytes)
+            switch try fetcher.fetch(request, into: body) {
             case .audio:
                 throw Self.servesAudio(feed.url)
             case .notModified(let info):
@@ -62,7 +59,7 @@ struct FeedUpdater {
                     url: try movedURL(for: feed, to: info.movedPermanentlyTo))
                 return .unchanged(try library.feed(id: feed.id) ?? feed)
             case .document(let info):
-                let document = try parse(temporary, info: info, requestedURL: feed.url)
+                let document = try body.document(info: info, requestedURL: feed.url)
                 return try record(document, info: info, for: feed)
             }
         } catch let error as StoreError {
@@ -91,25 +88,6 @@ struct FeedUpdater {
         guard let target, target != feed.url else { return feed.url }
         if let other = try library.feed(url: target), other.id != feed.id { return feed.url }
         return target
-    }
-
-    private func parse(_ path: String, info: FeedFetchInfo, requestedURL: String) throws -> FeedDocument {
-        do {
-            return try FeedParser(baseURL: info.finalURL).parse(contentsOf: path)
-        } catch {
-            if case .notAFeed(let root) = error, info.mediaType == "text/html" || root.lowercased() == "html" {
-                throw CommandFailure(
-                    description: "\(requestedURL) is not a feed or audio (the server sent an HTML page, perhaps a "
-                        + "captive portal or login page); nothing was kept", exitCode: .badContent)
-            }
-            if case .unreadable = error { throw error }
-            throw CommandFailure(description: "\(requestedURL): \(error)", exitCode: .badContent)
-        }
-    }
-
-    /// A fresh name for a feed body in the data directory's `tmp/`.
-    private func temporaryFile() -> String {
-        library.temporaryDirectory + "/feed-\(getpid())-\(UUID().uuidString).xml"
     }
 
     /// Runs `body` for each of `items` (feeds or URLs), telling a failure on one line of its own
@@ -145,6 +123,30 @@ struct FeedUpdater {
 
     static func isFetchable(_ url: String) -> Bool {
         (try? DownloadError.checkFetchable(url)) != nil
+    }
+}
+
+/// A feed's body parsed as it downloads: the sink `FeedFetcher` streams into.
+final class FeedBody: FeedBodySink {
+    private var reader = FeedReader(baseURL: "")
+
+    func begin(url: String) { reader = FeedReader(baseURL: url) }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) { reader.feed(bytes) }
+
+    /// The document read, or a one-line failure naming `requestedURL` (an HTML page gets the
+    /// captive-portal wording, as for audio).
+    func document(info: FeedFetchInfo, requestedURL: String) throws -> FeedDocument {
+        do {
+            return try reader.finish()
+        } catch {
+            if case .notAFeed(let root) = error, info.mediaType == "text/html" || root.lowercased() == "html" {
+                throw CommandFailure(
+                    description: "\(requestedURL) is not a feed or audio (the server sent an HTML page, perhaps a "
+                        + "captive portal or login page); nothing was kept", exitCode: .badContent)
+            }
+            throw CommandFailure(description: "\(requestedURL): \(error)", exitCode: .badContent)
+        }
     }
 }
 

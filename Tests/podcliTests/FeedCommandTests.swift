@@ -44,7 +44,7 @@ import Testing
         // Nothing was downloaded: no audio requested, no episode directories, no feed body left behind.
         #expect(try w.t.server.stats().filter { $0.path.contains(token) }.isEmpty)
         #expect(w.episodeDirectories().isEmpty)
-        #expect(w.leftoversInTmp().isEmpty)
+        #expect(w.strayFiles().isEmpty)
     }
 
     @Test func theNewestByDateIsNewEvenWhenTheFeedListsOldestFirst() throws {
@@ -739,9 +739,13 @@ extension FeedCommandTests {
             (try? FileManager.default.contentsOfDirectory(atPath: t.home.path + "/episodes")) ?? []
         }
 
-        /// Feed bodies left in the library's tmp/.
-        func leftoversInTmp() -> [String] {
-            (try? FileManager.default.contentsOfDirectory(atPath: t.home.path + "/tmp")) ?? []
+        /// Files in the data directory besides the database and the episode directories: a feed
+        /// is parsed as it downloads and must leave nothing behind.
+        func strayFiles() -> [String] {
+            let expected: Set = ["podcli.db", "podcli.db-wal", "podcli.db-shm", "episodes"]
+            return ((try? FileManager.default.contentsOfDirectory(atPath: t.home.path)) ?? []).filter {
+                !expected.contains($0)
+            }
         }
 
         /// No feed, no episode, no file: what a refused body leaves.
@@ -749,7 +753,7 @@ extension FeedCommandTests {
             #expect(try feeds().isEmpty, sourceLocation: sourceLocation)
             #expect(try episodes().isEmpty, sourceLocation: sourceLocation)
             #expect(episodeDirectories().isEmpty, sourceLocation: sourceLocation)
-            #expect(leftoversInTmp().isEmpty, sourceLocation: sourceLocation)
+            #expect(strayFiles().isEmpty, sourceLocation: sourceLocation)
         }
     }
 }

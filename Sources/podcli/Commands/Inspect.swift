@@ -15,22 +15,17 @@ enum Inspect: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let source = arguments[source]!
-        var baseURL = URL(fileURLWithPath: source).absoluteString
-        var path = source
-        var temporary: String?
-        defer { temporary.map { _ = unlink($0) } }
+        let document: FeedDocument
         if source.contains("://") {
             try DownloadError.checkFetchable(source)
-            path = NSTemporaryDirectory() + "/podcli-inspect-\(getpid()).xml"
-            temporary = path
+            let body = FeedBody()
             let response = try context.feedFetcher().fetch(
-                FeedRequest(url: source, destination: path, maxBytes: FeedUpdater.maxFeedBytes))
-            guard case .document(let info) = response else {
-                throw FeedUpdater.servesAudio(source)
-            }
-            baseURL = info.finalURL
+                FeedRequest(url: source, maxBytes: FeedUpdater.maxFeedBytes), into: body)
+            guard case .document(let info) = response else { throw FeedUpdater.servesAudio(source) }
+            document = try body.document(info: info, requestedURL: source)
+        } else {
+            document = try FeedParser(baseURL: URL(fileURLWithPath: source).absoluteString).parse(contentsOf: source)
         }
-        let document = try FeedParser(baseURL: baseURL).parse(contentsOf: path)
         if arguments[json] {
             context.output.print(try EpisodeReport.json(document), always: true)
             return
