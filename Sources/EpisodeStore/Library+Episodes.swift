@@ -10,7 +10,7 @@ extension Library {
             VALUES (?, ?, ?, 'new', ?, ?, ?)
             """,
             [
-                .text(UUID().uuidString.lowercased()), .text(title), .text(sourceURL), .text(protection.rawValue),
+                .text(EpisodeUUID.make()), .text(title), .text(sourceURL), .text(protection.rawValue),
                 SQLValue(now), SQLValue(now),
             ])
         return try episode(id: database.lastInsertedRowID)!

@@ -207,7 +207,7 @@ extension Library {
                 try database.run(
                     Self.insertEpisodeSQL,
                     Self.values(of: item) + [
-                        .text(UUID().uuidString.lowercased()), SQLValue(feedID), .text(protection.rawValue),
+                        .text(EpisodeUUID.make()), SQLValue(feedID), .text(protection.rawValue),
                         SQLValue(now), SQLValue(item.publishedAt ?? dateAbove), SQLValue(markNew ? 1 : 0),
                     ])
                 summary.added += 1

@@ -35,7 +35,8 @@ import Testing
         let first = try library.createEpisode(title: "One", sourceURL: "http://x/1.mp3", protection: .private)
         let second = try library.createEpisode(title: "Two", sourceURL: "http://x/2.mp3", protection: .open)
         #expect(try library.episode(matching: "\(second.id)") == second)
-        #expect(try library.episode(matching: String(first.uuid.prefix(8)).uppercased()) == first)
+        // Version 7 UUIDs made in the same millisecond share their first 13 characters.
+        #expect(try library.episode(matching: String(first.uuid.prefix(28)).uppercased()) == first)
         #expect(throws: StoreError.episodeNotFound("999")) { try library.episode(matching: "999") }
         #expect(throws: StoreError.episodeNotFound("zz")) { try library.episode(matching: "zz") }
         let common = String(zip(first.uuid, second.uuid).prefix { $0 == $1 }.map(\.0))
@@ -151,5 +152,20 @@ import Testing
         lock = nil
         _ = lock
         #expect(throws: Never.self) { try library.lock(episode) }
+    }
+}
+
+@Suite struct EpisodeUUIDTests {
+    @Test func isAVersion7UUIDThatSortsByTime() {
+        let earlier = EpisodeUUID.make(at: Date(timeIntervalSince1970: 1_700_000_000))
+        let later = EpisodeUUID.make(at: Date(timeIntervalSince1970: 1_700_000_000.002))
+        #expect(UUID(uuidString: earlier) != nil)
+        #expect(earlier.count == 36 && earlier == earlier.lowercased())
+        #expect(Array(earlier)[14] == "7")
+        #expect("89ab".contains(Array(earlier)[19]))
+        // 1_700_000_000_000 ms = 0x18bcfe56800
+        #expect(earlier.hasPrefix("018bcfe5-6800-7"))
+        #expect(earlier < later)
+        #expect(EpisodeUUID.make() != EpisodeUUID.make())
     }
 }
