@@ -21,11 +21,11 @@ extension Library {
             Episode.init)
     }
 
-    /// The episode fetched on its own (not from a feed) from `sourceURL`, if there is one.
-    public func standaloneEpisode(sourceURL: String) throws(StoreError) -> Episode? {
+    /// The episode downloaded from `sourceURL`, if podcli knows one: fetched on its own, or listed
+    /// by a feed (the most recent first).
+    public func episode(sourceURL: String) throws(StoreError) -> Episode? {
         try database.rows(
-            "SELECT \(Episode.columns) FROM episodes WHERE source_url = ? AND feed_id IS NULL ORDER BY id DESC LIMIT 1",
-            [.text(sourceURL)]
+            "SELECT \(Episode.columns) FROM episodes WHERE source_url = ? ORDER BY id DESC LIMIT 1", [.text(sourceURL)]
         ).first.map(Episode.init)
     }
 

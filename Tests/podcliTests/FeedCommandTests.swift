@@ -373,6 +373,20 @@ import Testing
         #expect(try w.requests("ep3.mp3").count == 1, "the downloaded one is not fetched again")
     }
 
+    @Test func fetchingAFeedEpisodesAudioURLDownloadsThatEpisode() throws {
+        let w = try World()
+        let items = try (1...2).reversed().map { try w.audioItem($0) }
+        let url = try w.serve("feed.xml", Self.rss(title: "Daily Audio", items: items.map(\.spec)))
+        #expect(try w.t.run(["fetch", url]).status == 0)
+        let older = try #require(try w.episodes().first { $0["title"] as? String == "Episode 1" })
+        let fetch = try w.t.run(["fetch", w.url("ep1.mp3")])
+        #expect(fetch.status == 0, "\(fetch)")
+        #expect(fetch.stderr.hasPrefix("Downloading #\(older["id"] as! Int) Episode 1"))
+        let after = try w.episodes()
+        #expect(after.count == 2, "no second episode for the same audio")
+        #expect(after.first { $0["id"] as? Int == older["id"] as? Int }?["state"] as? String == "downloaded")
+    }
+
     // MARK: - Unsubscribing
 
     @Test func unsubscribingKeepsDownloadedEpisodesAndTheirFiles() throws {

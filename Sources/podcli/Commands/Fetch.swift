@@ -49,14 +49,14 @@ enum Fetch: Command {
         }
 
         let episode: Episode
-        if let existing = try library.standaloneEpisode(sourceURL: url) {
+        if let existing = try library.episode(sourceURL: url) {
             if existing.state == .downloaded {
                 output.note("Already downloaded: #\(existing.id) \(existing.title)")
                 try report(existing, library: library, arguments: arguments, output: output)
                 return
             }
             episode = existing
-            output.note("Resuming #\(episode.id) \(episode.title)")
+            output.note("\(existing.state == .new ? "Downloading" : "Resuming") #\(episode.id) \(episode.title)")
         } else {
             try DownloadError.checkFetchable(url)
             // An audio file name needs no look first: one request, as before feeds existed.
