@@ -41,10 +41,14 @@ struct EpisodeReport: Encodable {
     let new: Bool
     let inFeed: Bool
     let chapters: [Chapter]
+    let chaptersURL: String?
+    let transcripts: [Transcript]
+    let persons: [Person]
 
     enum CodingKeys: String, CodingKey {
         case id, uuid, title, state, url, path, size, sha256, mode, protection, position, played
-        case feed, guid, duration, link, description, episode, season, new, chapters
+        case feed, guid, duration, link, description, episode, season, new, chapters, transcripts, persons
+        case chaptersURL = "chapters_url"
         case feedID = "feed_id"
         case publishedAt = "published_at"
         case imageURL = "image_url"
@@ -88,7 +92,15 @@ struct EpisodeReport: Encodable {
         season = episode.seasonNumber
         new = episode.isNew && !playback.played
         inFeed = episode.inFeed
-        chapters = episode.chaptersJSON.flatMap { try? JSONDecoder().decode([Chapter].self, from: Data($0.utf8)) } ?? []
+        chapters = Self.decode(episode.chaptersJSON)
+        chaptersURL = episode.chaptersURL
+        transcripts = Self.decode(episode.transcriptsJSON)
+        persons = Self.decode(episode.personsJSON)
+    }
+
+    /// A JSON array stored with the episode (empty when there is none).
+    private static func decode<T: Decodable>(_ json: String?) -> [T] {
+        json.flatMap { try? JSONDecoder().decode([T].self, from: Data($0.utf8)) } ?? []
     }
 
     /// Aligned `key: value` lines for a terminal.

@@ -373,6 +373,38 @@ import Testing
         #expect(try w.requests("ep3.mp3").count == 1, "the downloaded one is not fetched again")
     }
 
+    @Test func theProjectsDemoFeedShowsWhatItSays() throws {
+        let w = try World()
+        for name in ["tone-44k-stereo.mp3", "noise-22k-mono.mp3"] {
+            try FileManager.default.copyItem(at: fixture(name), to: w.directory.appendingPathComponent(name))
+        }
+        try FileManager.default.createDirectory(
+            at: w.directory.appendingPathComponent("feeds"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: fixture("feeds/demo.xml"), to: w.directory.appendingPathComponent("feeds/demo.xml"))
+        let fetch = try w.t.run(["fetch", w.url("feeds/demo.xml"), "--download", "all"])
+        #expect(fetch.status == 0, "\(fetch)")
+        let chord = try #require(try w.episodes().first { ($0["title"] as? String)?.contains("chord") == true })
+        let shown = try w.t.show(String(try #require(chord["id"] as? Int)))
+        #expect(shown["url"] as? String == w.url("tone-44k-stereo.mp3"), "the relative enclosure is resolved")
+        #expect(shown["state"] as? String == "downloaded")
+        #expect(shown["feed"] as? String == "podcli Demo Radio")
+        #expect(shown["published_at"] as? Int == 1_710_171_000)  // Mon, 11 Mar 2024 07:30:00 PST
+        #expect(shown["duration"] as? Double == 3)
+        #expect(shown["episode"] as? Int == 1)
+        let chapters = try #require(shown["chapters"] as? [[String: Any]])
+        #expect(chapters.map { $0["title"] as? String } == ["Start", "Middle"])
+        #expect(chapters.map { $0["start"] as? Double } == [0, 1.5])
+        let persons = try #require(shown["persons"] as? [[String: Any]])
+        #expect(persons.first?["name"] as? String == "Ada Lovelace" && persons.first?["role"] as? String == "host")
+        let transcripts = try #require(shown["transcripts"] as? [[String: Any]])
+        #expect(transcripts.first?["url"] as? String == w.url("feeds/episode-1.vtt"))
+        let text = try w.t.run(["show", String(chord["id"] as! Int)])
+        // The description, as text wrapped at 78 columns, with the link's target after its text.
+        #expect(text.stdout.hasSuffix("\n440 Hz and 660 Hz. See A440\n(https://en.wikipedia.org/wiki/A440_(pitch_standard)).\n"))
+        #expect(text.stdout.contains("Chapters:\n  0:00  Start\n  0:01  Middle"))
+    }
+
     @Test func fetchingAFeedEpisodesAudioURLDownloadsThatEpisode() throws {
         let w = try World()
         let items = try (1...2).reversed().map { try w.audioItem($0) }
