@@ -16,6 +16,7 @@ let package = Package(
         .target(name: "CSystem"),
         // libxml2's headers live in /usr/include/libxml2, so pkg-config supplies the -I flag.
         .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev", "pkg-config"])]),
+        .target(name: "CXMLShim", dependencies: ["CXML"]),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -28,7 +29,7 @@ let package = Package(
             name: "EpisodeStore", dependencies: ["CSQLite", "Digest"],
             plugins: ["EmbedMigrations"]),
         .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest"]),
-        .target(name: "Feeds", dependencies: ["CXML"]),
+        .target(name: "Feeds", dependencies: ["CXML", "CXMLShim"]),
         .executableTarget(
             name: "podcli", dependencies: ["Arguments", "EpisodeStore", "Downloads", "Feeds"]),
 

@@ -142,6 +142,7 @@ private final class DocumentReader: XMLStreamDelegate {
     func finish() throws(FeedError) -> FeedDocument {
         let (rootSeen, rootClosed, errors) = stream.finish()
         guard !stream.isEmpty else { throw .empty }
+        if !rootClosed, stream.failedToDecode { throw .badEncoding }
         guard rootSeen, let rootName else {
             let first = errors.first
             throw .notXML(line: first?.line ?? 1, message: first?.message ?? "no root element")

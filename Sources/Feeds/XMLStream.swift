@@ -1,4 +1,5 @@
 import CXML
+import CXMLShim
 import Foundation
 
 #if canImport(Glibc)
@@ -119,6 +120,8 @@ func trimming(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>
 struct XMLStreamFailure: Error {
     let line: Int
     let message: String
+    /// libxml2's error number (`xmlParserErrors`).
+    let code: Int
 }
 
 /// One owner of a libxml2 push-parser context, fed in chunks (never one big buffer: libxml2
@@ -134,6 +137,8 @@ final class XMLStream {
     private var handler = xmlSAXHandler()
     private let sink: Sink
     private var sawFirstByte = false
+    /// libxml2's generic errors during this parse (see `failedToDecode`).
+    private let genericErrors = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
     /// The delegate and the state libxml2's callbacks reach through their user-data pointer.
     fileprivate final class Sink {
@@ -198,15 +203,28 @@ final class XMLStream {
             let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
             sink.errors.append(
                 XMLStreamFailure(
-                    line: Int(error.pointee.line), message: message.trimmingCharacters(in: .whitespacesAndNewlines)))
+                    line: Int(error.pointee.line), message: message.trimmingCharacters(in: .whitespacesAndNewlines),
+                    code: Int(error.pointee.code)))
         }
+        genericErrors.initialize(to: 0)
         let userData = Unmanaged.passUnretained(sink).toOpaque()
         context = xmlCreatePushParserCtxt(&handler, userData, nil, 0, nil)
         let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue
         xmlCtxtUseOptions(context, Int32(options))
     }
 
-    deinit { xmlFreeParserCtxt(context) }
+    deinit {
+        xmlFreeParserCtxt(context)
+        genericErrors.deallocate()
+    }
+
+    /// Runs a call into libxml2 with its generic errors counted for this stream. The handler is
+    /// per thread and outlives the call, so it is set around each call and cleared after.
+    private func countingGenericErrors(_ body: () -> Void) {
+        cxml_count_generic_errors(genericErrors)
+        defer { cxml_count_generic_errors(nil) }
+        body()
+    }
 
     /// Feeds the next piece of the document.
     func feed(_ chunk: UnsafeRawBufferPointer) {
@@ -218,7 +236,7 @@ final class XMLStream {
             sawFirstByte = true
         }
         bytes.withMemoryRebound(to: CChar.self) { characters in
-            _ = xmlParseChunk(context, characters.baseAddress, Int32(characters.count), 0)
+            countingGenericErrors { _ = xmlParseChunk(context, characters.baseAddress, Int32(characters.count), 0) }
         }
     }
 
@@ -233,9 +251,25 @@ final class XMLStream {
 
     /// Ends the document and reports what kind of reading it was.
     func finish() -> (rootSeen: Bool, rootClosed: Bool, errors: [XMLStreamFailure]) {
-        _ = xmlParseChunk(context, nil, 0, 1)
+        countingGenericErrors { _ = xmlParseChunk(context, nil, 0, 1) }
         return (sink.rootSeen, sink.rootClosed, sink.errors)
     }
+
+    /// Whether libxml2 stopped because the bytes do not decode in the document's encoding. A
+    /// conversion failure halts the push parser through its generic error channel, with no
+    /// structured error, so a generic error counts too.
+    var failedToDecode: Bool {
+        if genericErrors.pointee > 0 { return true }
+        guard let last = sink.errors.last else { return false }
+        return Self.decodingErrors.contains(last.code)
+    }
+
+    /// libxml2's error numbers for bytes that do not decode.
+    private static let decodingErrors: Set<Int> = [
+        Int(XML_ERR_UNKNOWN_ENCODING.rawValue), Int(XML_ERR_UNSUPPORTED_ENCODING.rawValue),
+        Int(XML_ERR_INVALID_ENCODING.rawValue), Int(XML_ERR_INVALID_CHAR.rawValue), Int(XML_IO_ENCODER.rawValue),
+        Int(XML_I18N_NO_HANDLER.rawValue), Int(XML_I18N_CONV_FAILED.rawValue),
+    ]
 
     /// Reads the file at `path` in 256 KiB chunks, handing each to `body`.
     static func readChunks(of path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(FeedError) {

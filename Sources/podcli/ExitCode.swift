@@ -38,7 +38,7 @@ enum ExitCode: Int32, CaseIterable {
             }
         case let error as FeedError:
             switch error {
-            case .empty, .notXML, .notAFeed, .truncated: self = .badContent
+            case .empty, .notXML, .notAFeed, .truncated, .badEncoding: self = .badContent
             case .unreadable: self = .storage
             }
         case let failure as CommandFailure: self = failure.exitCode

@@ -261,6 +261,13 @@ import Testing
         }
     }
 
+    @Test func bytesThatDoNotDecodeInTheDeclaredEncodingAreNotAFeed() {
+        var bytes = Array(#"<?xml version="1.0" encoding="EUC-JP"?><rss><channel><title>"#.utf8)
+        bytes += [0xFF, 0xFF, 0xA1]
+        bytes += Array("</title></channel></rss>".utf8)
+        #expect(throws: FeedError.badEncoding) { try parser.parse(bytes) }
+    }
+
     @Test func aTruncatedFeedIsAnErrorNotAShorterFeed() throws {
         let full = rss(
             (1...20).map { "<item><title>E\($0)</title><enclosure url=\"https://x/\($0).mp3\"/></item>" }.joined())

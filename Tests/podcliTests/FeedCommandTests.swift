@@ -220,6 +220,17 @@ import Testing
         try w.expectNothingStored()
     }
 
+    @Test func libxml2sOwnMessagesNeverReachTheTerminal() throws {
+        let t = try CLITestCase()
+        var bytes = Data(#"<?xml version="1.0" encoding="Shift_JIS"?><rss><channel><title>"#.utf8)
+        bytes.append(contentsOf: [0x81, 0xFF, 0x80, 0xA0])
+        bytes.append(Data("</title></channel></rss>".utf8))
+        let file = try t.home.write(bytes, to: "undecodable.xml")
+        let result = try t.run(["inspect", file.path])
+        #expect(result.status == 65)
+        #expect(result.stderr == "podcli: not a feed: its bytes do not decode in the encoding it declares\n")
+    }
+
     @Test func aRefreshThatGetsABrokenFeedKeepsEverythingAndRecordsTheError() throws {
         let w = try World()
         let document = Self.rss(title: "Fragile", items: (1...3).reversed().map { w.item($0) })
