@@ -187,7 +187,8 @@ import Testing
     @Test func twoFetchesOfOneEpisodeDoNotWriteTogether() throws {
         let t = try CLITestCase()
         let (url, _) = try t.source("shared.mp3", size: 1_000_000)
-        let slow = url + "?slow=300000"
+        // About 10 s at this pace: the window to see it downloading must outlast a loaded machine.
+        let slow = url + "?slow=100000"
         let first = try t.podcli.start(["--home", t.home.path, "fetch", slow])
         #expect(waitUntil(timeout: 20) { (try? t.show("1")["state"] as? String) == "downloading" })
         let second = try t.run(["fetch", slow])
