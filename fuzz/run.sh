@@ -7,6 +7,8 @@ cd "$(dirname "$0")"
 seconds=${1:-300}
 scratch=${SCRATCH_PATH:-/tmp/podcli-fuzz-build}
 
+# SwiftPM also links podcli's build tool (EmbedSQL) with these flags, which fails ("gold: internal
+# error", no LLVMFuzzerTestOneInput); FuzzFeeds does not need it and builds all the same.
 swift build --package-path . --scratch-path "$scratch" -c debug --product FuzzFeeds -Xswiftc -sanitize=fuzzer,address
 binary="$scratch/debug/FuzzFeeds"
 

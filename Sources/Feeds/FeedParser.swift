@@ -97,8 +97,39 @@ private enum Tag {
     ]
 }
 
-/// The state of one parse: which element we are in and what text is being gathered.
+/// The delegate of one parse's `XMLStream`: hands each event to the `DocumentBuilder` it holds
+/// (one access to it per event: the builder is a value, so Swift checks exclusive access once per
+/// call rather than once per field it touches) and has the stream gather text only while the
+/// builder wants it.
 private final class DocumentReader: XMLStreamDelegate {
+    private var builder: DocumentBuilder
+    private var stream: XMLStream!
+
+    init(baseURL: String) {
+        builder = DocumentBuilder(baseURL: baseURL)
+        stream = XMLStream(delegate: self)
+    }
+
+    func feed(_ bytes: UnsafeRawBufferPointer) { stream.feed(bytes) }
+
+    func finish() throws(FeedError) -> FeedDocument {
+        let (rootSeen, rootClosed, errors) = stream.finish()
+        guard !stream.isEmpty else { throw .empty }
+        if !rootClosed, stream.failedToDecode { throw .badEncoding }
+        return try builder.document(rootSeen: rootSeen, rootClosed: rootClosed, errors: errors)
+    }
+
+    func startElement(_ name: XMLName, attributes: XMLAttributes) {
+        stream.gathersText = builder.start(name, attributes)
+    }
+
+    func endElement() {
+        stream.gathersText = stream.withGatheredText { builder.end(text: $0) }
+    }
+}
+
+/// The state of one parse: which element we are in and what text is being gathered.
+private struct DocumentBuilder {
     /// The elements whose position matters for what their children mean.
     private enum Node {
         case rssRoot, channel, atomFeed, item, rssImage, atomAuthor, mediaGroup, pscChapters, skipped, other
@@ -119,54 +150,48 @@ private final class DocumentReader: XMLStreamDelegate {
     }
 
     private let base: URL?
-    private var stream: XMLStream!
     private var tags: [TagKey: Tag] = [:]
     private var stack: [Node] = []
     private var rootName: String?
     private var rootNode: Node?
     private var document = FeedDocument()
     private var item: ItemDraft?
+    /// The field the text being gathered belongs to, and the depth of its element.
     private var capture: (field: Field, depth: Int)?
-    private var text: [UInt8] = []
     private var pendingPerson: Person?
 
     init(baseURL: String) {
         base = URL(string: baseURL)
-        text.reserveCapacity(64 * 1024)
         stack.reserveCapacity(32)
-        stream = XMLStream(delegate: self)
     }
 
-    func feed(_ bytes: UnsafeRawBufferPointer) { stream.feed(bytes) }
-
-    func finish() throws(FeedError) -> FeedDocument {
-        let (rootSeen, rootClosed, errors) = stream.finish()
-        guard !stream.isEmpty else { throw .empty }
-        if !rootClosed, stream.failedToDecode { throw .badEncoding }
+    func document(rootSeen: Bool, rootClosed: Bool, errors: [XMLStreamFailure]) throws(FeedError) -> FeedDocument {
         guard rootSeen, let rootName else {
             let first = errors.first
             throw .notXML(line: first?.line ?? 1, message: first?.message ?? "no root element")
         }
         guard rootNode == .rssRoot || rootNode == .atomFeed else { throw .notAFeed(root: rootName) }
         guard rootClosed else { throw .truncated(line: errors.last?.line ?? 0) }
+        var document = document
         document.warnings = errors.map { "line \($0.line): \($0.message)" }
         return document
     }
 
-    // MARK: XMLStreamDelegate
+    // MARK: Events
 
-    func startElement(_ name: XMLName, attributes: XMLAttributes) {
+    /// An element starts. Returns whether text is to be gathered now.
+    mutating func start(_ name: XMLName, _ attributes: XMLAttributes) -> Bool {
         guard let parent = stack.last else {
             rootName = name.local
             let tag = tag(of: name)
             rootNode = tag == .rss ? .rssRoot : tag == .atomFeed ? .atomFeed : .skipped
             stack.append(rootNode!)
-            return
+            return false
         }
         if parent == .skipped || capture != nil {
             // Inside an element we ignore, or markup inside gathered text (Atom xhtml content).
             stack.append(parent == .skipped ? .skipped : .other)
-            return
+            return capture != nil
         }
         let tag = tag(of: name)
         let node: Node
@@ -190,13 +215,15 @@ private final class DocumentReader: XMLStreamDelegate {
             node = .skipped
         }
         stack.append(node)
+        return capture != nil
     }
 
-    func endElement() {
+    /// The innermost open element ends; `text` is what was gathered. Returns whether text is
+    /// still to be gathered.
+    mutating func end(text: UnsafeBufferPointer<UInt8>) -> Bool {
         if let capture, capture.depth == stack.count {
-            text.withUnsafeBufferPointer { commit(capture.field, $0) }
+            commit(capture.field, text)
             self.capture = nil
-            stream.wantsText = false
         }
         if stack.removeLast() == .item, let draft = item {
             if let episode = draft.build(resolving: base) {
@@ -206,13 +233,12 @@ private final class DocumentReader: XMLStreamDelegate {
             }
             item = nil
         }
+        return capture != nil
     }
-
-    func text(_ bytes: UnsafeBufferPointer<UInt8>) { text.append(contentsOf: bytes) }
 
     // MARK: Elements
 
-    private func tag(of name: XMLName) -> Tag {
+    private mutating func tag(of name: XMLName) -> Tag {
         let key = TagKey(pointer: UnsafeRawPointer(name.pointer), namespace: name.namespace)
         if let tag = tags[key] { return tag }
         let tag = Tag(name)
@@ -220,7 +246,7 @@ private final class DocumentReader: XMLStreamDelegate {
         return tag
     }
 
-    private func startFeedChild(_ tag: Tag, _ attributes: XMLAttributes) -> Node {
+    private mutating func startFeedChild(_ tag: Tag, _ attributes: XMLAttributes) -> Node {
         switch tag {
         case .item, .atomEntry:
             item = ItemDraft()
@@ -249,7 +275,7 @@ private final class DocumentReader: XMLStreamDelegate {
         return .other
     }
 
-    private func startItemChild(_ tag: Tag, _ attributes: XMLAttributes) -> Node {
+    private mutating func startItemChild(_ tag: Tag, _ attributes: XMLAttributes) -> Node {
         switch tag {
         case .title, .atomTitle: begin(.title)
         case .itunesTitle: begin(.itunesTitle)
@@ -257,9 +283,11 @@ private final class DocumentReader: XMLStreamDelegate {
         case .atomLink:
             let rel = attributes["rel"] ?? "alternate"
             if rel == "enclosure" {
-                item?.enclosures.append(enclosure(attributes, urlAttribute: attributes["href"]))
+                let found = enclosure(attributes, urlAttribute: attributes["href"])
+                item?.enclosures.append(found)
             } else if rel == "alternate", item?.link == nil {
-                item?.link = resolve(attributes["href"])
+                let link = resolve(attributes["href"])
+                item?.link = link
             }
         case .guid, .atomID: begin(.guid)
         case .pubDate: begin(.pubDate)
@@ -278,9 +306,11 @@ private final class DocumentReader: XMLStreamDelegate {
         case .itunesImage:
             if let href = resolve(attributes["href"]) { item?.imageURL = href }
         case .enclosure:
-            item?.enclosures.append(enclosure(attributes, urlAttribute: attributes["url"]))
+            let found = enclosure(attributes, urlAttribute: attributes["url"])
+            item?.enclosures.append(found)
         case .mediaContent:
-            item?.mediaContents.append(enclosure(attributes, urlAttribute: attributes["url"]))
+            let found = enclosure(attributes, urlAttribute: attributes["url"])
+            item?.mediaContents.append(found)
         case .mediaGroup:
             return .mediaGroup
         case .podcastChapters:
@@ -308,12 +338,12 @@ private final class DocumentReader: XMLStreamDelegate {
             url: resolve(url) ?? "", length: length.flatMap { $0 > 0 ? $0 : nil }, type: attributes["type"]?.lowercased())
     }
 
-    private func addChapter(_ attributes: XMLAttributes) {
+    private mutating func addChapter(_ attributes: XMLAttributes) {
         guard let start = attributes["start"].flatMap(MediaDuration.offset) else { return }
-        item?.chapters.append(
-            Chapter(
-                start: start, title: collapsingWhitespace(attributes["title"] ?? ""), href: resolve(attributes["href"]),
-                image: resolve(attributes["image"])))
+        let chapter = Chapter(
+            start: start, title: collapsingWhitespace(attributes["title"] ?? ""), href: resolve(attributes["href"]),
+            image: resolve(attributes["image"]))
+        item?.chapters.append(chapter)
     }
 
     /// An absolute URL for a (trimmed) URL found in the feed, resolved against the feed's URL.
@@ -323,16 +353,15 @@ private final class DocumentReader: XMLStreamDelegate {
         return URL(string: url, relativeTo: base)?.absoluteString ?? url
     }
 
-    private func begin(_ field: Field) {
-        text.removeAll(keepingCapacity: true)
+    /// Gathers the element's text for `field` (the stream starts gathering afresh).
+    private mutating func begin(_ field: Field) {
         // The element is pushed right after this call, so its depth is one more than now.
         capture = (field, stack.count + 1)
-        stream.wantsText = true
     }
 
     /// Stores gathered text. Titles and names have their whitespace collapsed, short values are
     /// trimmed, descriptions are kept as given.
-    private func commit(_ field: Field, _ bytes: UnsafeBufferPointer<UInt8>) {
+    private mutating func commit(_ field: Field, _ bytes: UnsafeBufferPointer<UInt8>) {
         switch field {
         case .feedTitle: document.title = collapsedString(bytes)
         case .feedLink: document.link = resolve(trimmedString(bytes))
@@ -344,12 +373,14 @@ private final class DocumentReader: XMLStreamDelegate {
         case .feedLanguage: document.language = nonEmpty(trimmedString(bytes))
         case .feedNewURL: document.newFeedURL = resolve(trimmedString(bytes))
         case .feedType: document.isSerial = trimmedString(bytes).lowercased() == "serial"
-        case .feedExplicit: document.explicit = explicitFlag(trimmedString(bytes))
+        case .feedExplicit: document.explicit = Self.explicitFlag(trimmedString(bytes))
         case .feedGUID: document.podcastGUID = nonEmpty(trimmedString(bytes))
         case .feedImageURL, .feedAtomIcon: if document.imageURL == nil { document.imageURL = resolve(trimmedString(bytes)) }
         case .title: item?.title = collapsedString(bytes)
         case .itunesTitle: item?.itunesTitle = collapsedString(bytes)
-        case .link: item?.link = resolve(trimmedString(bytes))
+        case .link:
+            let link = resolve(trimmedString(bytes))
+            item?.link = link
         case .guid: item?.guid = nonEmpty(trimmedString(bytes))
         case .pubDate, .atomPublished: item?.published = FeedDate.parse(trimmedString(bytes))
         case .dcDate, .atomUpdated: item?.updated = FeedDate.parse(trimmedString(bytes))
@@ -360,7 +391,7 @@ private final class DocumentReader: XMLStreamDelegate {
         case .episode: item?.episodeNumber = Int(trimmedString(bytes))
         case .season: item?.seasonNumber = Int(trimmedString(bytes))
         case .episodeType: item?.episodeType = nonEmpty(trimmedString(bytes).lowercased())
-        case .explicit: item?.explicit = explicitFlag(trimmedString(bytes))
+        case .explicit: item?.explicit = Self.explicitFlag(trimmedString(bytes))
         case .person:
             if var person = pendingPerson {
                 person.name = collapsedString(bytes)
@@ -370,7 +401,7 @@ private final class DocumentReader: XMLStreamDelegate {
         }
     }
 
-    private func explicitFlag(_ value: String) -> Bool? {
+    private static func explicitFlag(_ value: String) -> Bool? {
         switch value.lowercased() {
         case "yes", "true", "explicit": return true
         case "no", "false", "clean": return false

@@ -87,5 +87,4 @@ private final class OutlineReader: XMLStreamDelegate {
     }
 
     func endElement() {}
-    func text(_ bytes: UnsafeBufferPointer<UInt8>) {}
 }

@@ -52,11 +52,11 @@ struct XMLName {
 }
 
 /// What `XMLStream` hands its delegate. Names and attribute values are only valid during the
-/// call; text arrives in pieces (already decoded to UTF-8).
+/// call. Text is not handed over piece by piece: while `gathersText` is on, the stream collects it
+/// (see `gatheredText`).
 protocol XMLStreamDelegate: AnyObject {
     func startElement(_ name: XMLName, attributes: XMLAttributes)
     func endElement()
-    func text(_ bytes: UnsafeBufferPointer<UInt8>)
 }
 
 /// The attributes of one start tag, read on demand (most elements' attributes are never looked at).
@@ -145,9 +145,13 @@ final class XMLStream {
         // unowned(unsafe): the delegate owns the stream, so it outlives every callback; a checked
         // reference would cost a retain and release per callback, and text comes in many pieces.
         unowned(unsafe) let delegate: any XMLStreamDelegate
-        /// Set by the delegate while it gathers text: the rest of the document's text is skipped
-        /// without a call.
-        var wantsText = false
+        /// Set while the delegate gathers text. Otherwise libxml2 has no text callback at all, so
+        /// the text between and inside unwanted elements costs no call.
+        var gathersText = false
+        /// The text gathered, as UTF-8. Behind a pointer: libxml2 hands text over in many small
+        /// pieces (every entity splits it), and appending through a pointer costs no exclusivity
+        /// check or reference count per piece.
+        let gathered: UnsafeMutablePointer<[UInt8]>
         var errors: [XMLStreamFailure] = []
         var depth = 0
         var rootSeen = false
@@ -155,7 +159,17 @@ final class XMLStream {
         var namespaceCache: [(UnsafePointer<xmlChar>, Namespace)] = []
         var prefixCache: [(UnsafePointer<xmlChar>, Namespace)] = []
 
-        init(delegate: any XMLStreamDelegate) { self.delegate = delegate }
+        init(delegate: any XMLStreamDelegate) {
+            self.delegate = delegate
+            gathered = .allocate(capacity: 1)
+            gathered.initialize(to: [])
+            gathered.pointee.reserveCapacity(64 * 1024)
+        }
+
+        deinit {
+            gathered.deinitialize(count: 1)
+            gathered.deallocate()
+        }
 
         func namespace(uri: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Namespace {
             // libxml2 interns names, prefixes and namespace URIs in its dictionary, so a pointer
@@ -178,25 +192,24 @@ final class XMLStream {
         sink = Sink(delegate: delegate)
         handler.initialized = XML_SAX2_MAGIC
         handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
-            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-            if sink.depth == 0 { sink.rootSeen = true }
-            sink.depth += 1
-            sink.delegate.startElement(
-                XMLName(pointer: localName!, namespace: sink.namespace(uri: uri, prefix: prefix)),
-                attributes: XMLAttributes(base: attributes, count: Int(attributeCount)))
-        }
-        handler.endElementNs = { context, _, _, _ in
-            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-            sink.depth -= 1
-            if sink.depth == 0 { sink.rootClosed = true }
-            sink.delegate.endElement()
-        }
-        handler.characters = { context, bytes, length in
             Unmanaged<Sink>.fromOpaque(context!)._withUnsafeGuaranteedRef { sink in
-                if sink.wantsText { sink.delegate.text(UnsafeBufferPointer(start: bytes, count: Int(length))) }
+                if sink.depth == 0 { sink.rootSeen = true }
+                sink.depth += 1
+                sink.delegate.startElement(
+                    XMLName(pointer: localName!, namespace: sink.namespace(uri: uri, prefix: prefix)),
+                    attributes: XMLAttributes(base: attributes, count: Int(attributeCount)))
             }
         }
-        handler.cdataBlock = handler.characters
+        handler.endElementNs = { context, _, _, _ in
+            Unmanaged<Sink>.fromOpaque(context!)._withUnsafeGuaranteedRef { sink in
+                sink.depth -= 1
+                if sink.depth == 0 { sink.rootClosed = true }
+                sink.delegate.endElement()
+            }
+        }
+        // Installed only while gathering (see `gathersText`).
+        handler.characters = nil
+        handler.cdataBlock = nil
         handler.serror = { context, error in
             guard let context, let error else { return }
             let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
@@ -240,10 +253,28 @@ final class XMLStream {
         }
     }
 
-    /// Whether `text` is delivered; off by default.
-    var wantsText: Bool {
-        get { sink.wantsText }
-        set { sink.wantsText = newValue }
+    /// Whether text is gathered; off by default. Turning it on starts from nothing.
+    var gathersText: Bool {
+        get { sink.gathersText }
+        set {
+            guard newValue != sink.gathersText else { return }
+            if newValue { sink.gathered.pointee.removeAll(keepingCapacity: true) }
+            sink.gathersText = newValue
+            // libxml2 copied the handler into the context; that copy is the one it calls.
+            context.pointee.sax.pointee.characters = newValue ? Self.gatherText : nil
+            context.pointee.sax.pointee.cdataBlock = newValue ? Self.gatherText : nil
+        }
+    }
+
+    private static let gatherText: charactersSAXFunc = { context, bytes, length in
+        Unmanaged<Sink>.fromOpaque(context!)._withUnsafeGuaranteedRef { sink in
+            sink.gathered.pointee.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
+        }
+    }
+
+    /// The text gathered since `gathersText` was turned on.
+    func withGatheredText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        sink.gathered.pointee.withUnsafeBufferPointer(body)
     }
 
     /// True until a byte other than leading whitespace (or a byte-order mark) arrives.
