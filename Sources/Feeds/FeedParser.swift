@@ -151,6 +151,7 @@ private struct DocumentBuilder {
 
     private let base: URL?
     private var tags: [TagKey: Tag] = [:]
+    private var recentTags = [(key: TagKey, tag: Tag)?](repeating: nil, count: 64)
     private var stack: [Node] = []
     private var rootName: String?
     private var rootNode: Node?
@@ -225,13 +226,12 @@ private struct DocumentBuilder {
             commit(capture.field, text)
             self.capture = nil
         }
-        if stack.removeLast() == .item, let draft = item {
-            if let episode = draft.build(resolving: base) {
+        if stack.removeLast() == .item, let draft = item.take() {
+            if let episode = draft.build() {
                 document.items.append(episode)
             } else {
                 document.itemsWithoutEnclosure += 1
             }
-            item = nil
         }
         return capture != nil
     }
@@ -240,9 +240,13 @@ private struct DocumentBuilder {
 
     private mutating func tag(of name: XMLName) -> Tag {
         let key = TagKey(pointer: UnsafeRawPointer(name.pointer), namespace: name.namespace)
-        if let tag = tags[key] { return tag }
-        let tag = Tag(name)
+        // A feed has a few dozen distinct names; a direct-mapped cache in front of the dictionary
+        // answers almost every element without hashing.
+        let slot = Int(bitPattern: UInt(bitPattern: key.pointer)) >> 3 & (recentTags.count - 1)
+        if let recent = recentTags[slot], recent.key == key { return recent.tag }
+        let tag = tags[key] ?? Tag(name)
         tags[key] = tag
+        recentTags[slot] = (key, tag)
         return tag
     }
 
@@ -436,7 +440,7 @@ private struct ItemDraft {
     var persons: [Person] = []
 
     /// nil when the item has no enclosure: it is not an episode.
-    func build(resolving base: URL?) -> FeedItem? {
+    consuming func build() -> FeedItem? {
         guard let enclosure = Self.pick(enclosures) ?? Self.pick(mediaContents) else { return nil }
         var item = FeedItem(enclosure: enclosure)
         item.title = !title.isEmpty ? title : !itunesTitle.isEmpty ? itunesTitle : Self.fileName(of: enclosure.url)
