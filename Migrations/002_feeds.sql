@@ -2,7 +2,9 @@
 -- the feed said about it, and how podcli recognises it again on the next refresh.
 
 CREATE TABLE feeds (
-    id            INTEGER PRIMARY KEY,
+    -- AUTOINCREMENT: a number is never given to another feed after an unsubscribe, so scripts
+    -- that name feeds by number cannot hit the wrong one.
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
     -- Where the feed is fetched from now: updated on a permanent redirect or itunes:new-feed-url.
     url           TEXT    NOT NULL UNIQUE,
     title         TEXT    NOT NULL,
@@ -18,7 +20,8 @@ CREATE TABLE feeds (
     etag          TEXT,
     last_modified TEXT,
     subscribed_at INTEGER NOT NULL,
-    -- Last time the feed was fetched successfully (200 or 304), and last time it had changed.
+    -- Last time the feed was fetched successfully (200 or 304), and last time a new document
+    -- (a 200) was read.
     checked_at    INTEGER,
     changed_at    INTEGER,
     -- The last refresh's error, cleared by the next success; consecutive failures.

@@ -64,6 +64,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
 enum HTTPStatus {
     static func reason(_ status: Int) -> String {
         switch status {
+        case 304: return "Not Modified"
         case 400: return "Bad Request"
         case 401: return "Unauthorized"
         case 403: return "Forbidden"

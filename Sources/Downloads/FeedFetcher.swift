@@ -89,7 +89,12 @@ public final class FeedFetcher {
             case nil:
                 if result.code == CURLE_OK {
                     let info = exchange.info(finalURL: result.effectiveURL)
-                    return exchange.headers.status == 304 ? .notModified(info) : .document(info)
+                    guard exchange.headers.status == 304 else { return .document(info) }
+                    // A 304 is only an answer to the validators sent; without them it is an error.
+                    guard request.etag != nil || request.lastModified != nil else {
+                        throw .http(status: 304, url: request.url, attempts: attemptNumber)
+                    }
+                    return .notModified(info)
                 }
                 retryable = try result.retryableError(url: request.url, policy: policy)
             }

@@ -22,7 +22,10 @@ struct ResponseHeaders {
 
     /// The media type without parameters, lowercased: "audio/mpeg".
     var mediaType: String? {
-        self["content-type"].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
+        self["content-type"].map {
+            ($0.split(separator: ";", omittingEmptySubsequences: false).first ?? "")
+                .trimmingCharacters(in: .whitespaces).lowercased()
+        }
     }
 
     /// ETag, or else Last-Modified: what a resume sends back as If-Range.

@@ -12,7 +12,7 @@ public struct Feed: Equatable, Sendable {
     public let etag: String?
     public let lastModified: String?
     public let subscribedAt: Int
-    /// The last successful fetch (200 or 304), and the last one that brought changes.
+    /// The last successful fetch (200 or 304), and the last one that brought a new document (200).
     public let checkedAt: Int?
     public let changedAt: Int?
     public let lastError: String?

@@ -22,10 +22,13 @@ extension Library {
     }
 
     /// The episode downloaded from `sourceURL`, if podcli knows one: fetched on its own, or listed
-    /// by a feed (the most recent first).
+    /// by a feed; a downloaded one first, else the most recent.
     public func episode(sourceURL: String) throws(StoreError) -> Episode? {
         try database.rows(
-            "SELECT \(Episode.columns) FROM episodes WHERE source_url = ? ORDER BY id DESC LIMIT 1", [.text(sourceURL)]
+            """
+            SELECT \(Episode.columns) FROM episodes WHERE source_url = ?
+            ORDER BY state = 'downloaded' DESC, id DESC LIMIT 1
+            """, [.text(sourceURL)]
         ).first.map(Episode.init)
     }
 

@@ -53,6 +53,8 @@ extension Library {
                 """,
                 [.text(url), .text(metadata.title), SQLValue(etag), SQLValue(lastModified), SQLValue(now),
                  SQLValue(now), SQLValue(feed.id)])
+            // Another podcli may have unsubscribed while this one was fetching.
+            guard database.changes == 1 else { throw .feedNotFound("\(feed.id)") }
             try update(feedID: feed.id, metadata: metadata)
             summary = try merge(episodes, into: feed.id, protection: protection, markNew: true)
         }
@@ -126,36 +128,37 @@ extension Library {
     /// Ends a subscription. Episodes with files (downloaded or partial) are kept as episodes of
     /// their own unless `deleteFiles`; the others are forgotten.
     /// - Returns: how many episodes were kept.
+    /// - Throws: `StoreError.busy` when another podcli is downloading one of the feed's episodes
+    ///   and `deleteFiles` asks to remove it; then nothing is changed.
     @discardableResult
     public func unsubscribe(_ feed: Feed, deleteFiles: Bool) throws(StoreError) -> Int {
+        let episodes = try database.rows(
+            "SELECT \(Episode.columns) FROM episodes WHERE feed_id = ?", [SQLValue(feed.id)]
+        ).map(Episode.init)
         var withFiles: [Episode] = []
-        try transaction { () throws(StoreError) in
-            let episodes = try database.rows(
-                "SELECT \(Episode.columns) FROM episodes WHERE feed_id = ?", [SQLValue(feed.id)]
-            ).map(Episode.init)
-            for episode in episodes {
-                if try !files(of: episode).isEmpty || FileSystem.exists(directory(of: episode)) {
-                    // Detached first, so a run killed before the files go leaves a consistent library.
-                    try database.run(
-                        "UPDATE episodes SET feed_id = NULL, is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
-                    withFiles.append(episode)
-                } else {
-                    try database.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
+        for episode in episodes where try !files(of: episode).isEmpty || FileSystem.exists(directory(of: episode)) {
+            withFiles.append(episode)
+        }
+        // Every lock first, so a busy episode stops the command before anything changes.
+        let locks = deleteFiles ? try withFiles.map { episode throws(StoreError) in try lock(episode) } : []
+        try withExtendedLifetime(locks) { () throws(StoreError) in
+            try transaction { () throws(StoreError) in
+                for episode in episodes {
+                    if withFiles.contains(where: { $0.id == episode.id }) {
+                        // Detached first, so a run killed before the files go leaves a consistent library.
+                        try database.run(
+                            "UPDATE episodes SET feed_id = NULL, is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
+                    } else {
+                        try database.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
+                    }
                 }
+                try database.run("DELETE FROM feeds WHERE id = ?", [SQLValue(feed.id)])
             }
-            try database.run("DELETE FROM feeds WHERE id = ?", [SQLValue(feed.id)])
+            if deleteFiles {
+                for episode in withFiles { try remove(episode) }
+            }
         }
-        guard deleteFiles else { return withFiles.count }
-        for episode in withFiles {
-            let lock = try self.lock(episode)  // not while a download writes into it
-            try withExtendedLifetime(lock) { () throws(StoreError) in try remove(episode) }
-        }
-        return 0
-    }
-
-    /// Marks episodes as not new (after playing, or on the user's word).
-    public func clearNew(_ episode: Episode) throws(StoreError) {
-        try database.run("UPDATE episodes SET is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
+        return deleteFiles ? 0 : withFiles.count
     }
 
     // MARK: Merging
@@ -172,36 +175,51 @@ extension Library {
              SQLValue(metadata.explicit.map { $0 ? 1 : 0 }), SQLValue(metadata.podcastGUID), SQLValue(feedID)])
     }
 
-    /// Matches each item of a document to a known episode of the feed (guid, then enclosure URL
-    /// without trackers, then title and date), updates the matches, inserts the rest, and marks
-    /// known episodes the document no longer lists.
+    /// Matches each item of a document to a known episode of the feed, updates the matches,
+    /// inserts the rest, and marks known episodes the document no longer lists.
+    ///
+    /// Matching goes in passes over the whole document, strongest key first (guid and
+    /// enclosure together, guid, enclosure without trackers, title and date), so an item listed
+    /// earlier cannot take an episode by a weak key that a later item holds by a strong one.
+    /// Episodes kept with their files after an unsubscribe (no feed, but a media key) are known
+    /// too, so subscribing again finds them instead of downloading them again.
     private func merge(
         _ items: [EpisodeMetadata], into feedID: Int, protection: Protection, markNew: Bool
     ) throws(StoreError) -> MergeSummary {
         var summary = MergeSummary()
         var known = try KnownEpisodes(
             database.rows(
-                "SELECT id, guid, media_key, title, published_at FROM episodes WHERE feed_id = ?", [SQLValue(feedID)]))
+                """
+                SELECT id, guid, media_key, title, published_at FROM episodes
+                WHERE feed_id = ? OR (feed_id IS NULL AND media_key IS NOT NULL)
+                """, [SQLValue(feedID)]))
+
+        // The same item listed twice (same guid and enclosure) is one episode.
+        var seen = Set<String>()
+        let distinct = items.filter { seen.insert(($0.guid ?? "") + "\u{1}" + $0.mediaKey).inserted }
+        summary.repeated = items.count - distinct.count
         // A guid given to two different items of one document identifies neither.
         var guidCounts: [String: Int] = [:]
-        for item in items { if let guid = item.guid { guidCounts[guid, default: 0] += 1 } }
-        var seen = Set<String>()
+        for item in distinct { if let guid = item.guid { guidCounts[guid, default: 0] += 1 } }
+        let guids = distinct.map { item in item.guid.flatMap { guidCounts[$0] == 1 ? $0 : nil } }
+
+        var matches = [Int64?](repeating: nil, count: distinct.count)
+        for pass in KnownEpisodes.Key.allCases {
+            for index in distinct.indices where matches[index] == nil {
+                let item = distinct[index]
+                matches[index] = known.claim(
+                    pass, guid: guids[index], mediaKey: item.mediaKey, title: item.title, date: item.publishedAt)
+            }
+        }
+
         let now = Library.now
         // A dateless item sorts just below the dated item before it in the document (feeds list
         // newest first), or below "now" at the top: its order in the feed is kept.
         var dateAbove = now
-        for item in items {
-            if let published = item.publishedAt { dateAbove = min(published, now) }
-            let usableGUID = item.guid.flatMap { guidCounts[$0] == 1 ? $0 : nil }
-            // The same item listed twice (same guid and enclosure) is one episode.
-            guard seen.insert((item.guid ?? "") + "\u{1}" + item.mediaKey).inserted else {
-                summary.repeated += 1
-                continue
-            }
-            if item.publishedAt == nil { dateAbove -= 1 }
-            if let id = known.claim(guid: usableGUID, mediaKey: item.mediaKey, title: item.title, date: item.publishedAt)
-            {
-                try database.run(Self.updateEpisodeSQL, Self.values(of: item) + [.integer(id)])
+        for (item, match) in zip(distinct, matches) {
+            if let published = item.publishedAt { dateAbove = min(published, now) } else { dateAbove -= 1 }
+            if let id = match {
+                try database.run(Self.updateEpisodeSQL, Self.values(of: item) + [SQLValue(feedID), .integer(id)])
                 summary.matched += 1
             } else {
                 try database.run(
@@ -215,7 +233,9 @@ extension Library {
             }
         }
         for id in known.unclaimed {
-            try database.run("UPDATE episodes SET in_feed = 0 WHERE id = ? AND in_feed = 1", [.integer(id)])
+            try database.run(
+                "UPDATE episodes SET in_feed = 0 WHERE id = ? AND feed_id = ? AND in_feed = 1",
+                [.integer(id), SQLValue(feedID)])
             summary.dropped += database.changes
         }
         return summary
@@ -229,7 +249,7 @@ extension Library {
 
     private static let updateEpisodeSQL = """
         UPDATE episodes SET (\(metadataColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
-            in_feed = 1, sort_date = coalesce(?5, sort_date)
+            in_feed = 1, sort_date = coalesce(?5, sort_date), feed_id = ?
         WHERE id = ?
         """
 
@@ -267,9 +287,15 @@ extension Library {
 /// The episodes a feed had before a refresh, indexed by each identity key; each can be claimed
 /// by one item of the new document.
 private struct KnownEpisodes {
+    /// The keys an item can claim an episode by, strongest first.
+    enum Key: CaseIterable {
+        case guidAndMedia, guid, media, titleAndDate
+    }
+
     private var byGUID: [String: [Int64]] = [:]
     private var byMediaKey: [String: [Int64]] = [:]
     private var byTitleAndDate: [String: [Int64]] = [:]
+    private var mediaKeys: [Int64: String] = [:]
     private var remaining = Set<Int64>()
 
     init(_ rows: [Row]) {
@@ -277,7 +303,10 @@ private struct KnownEpisodes {
             let id = row.int(0)!
             remaining.insert(id)
             if let guid = row.string(1) { byGUID[guid, default: []].append(id) }
-            if let key = row.string(2) { byMediaKey[key, default: []].append(id) }
+            if let key = row.string(2) {
+                byMediaKey[key, default: []].append(id)
+                mediaKeys[id] = key
+            }
             if let title = row.string(3), let date = row.int(4) {
                 byTitleAndDate[Self.titleKey(title, Int(date)), default: []].append(id)
             }
@@ -286,18 +315,18 @@ private struct KnownEpisodes {
 
     var unclaimed: [Int64] { remaining.sorted() }
 
-    /// The first unclaimed episode with the guid, else the media key, else the title and date.
-    mutating func claim(guid: String?, mediaKey: String, title: String, date: Int?) -> Int64? {
-        let candidates = [
-            guid.flatMap { byGUID[$0] }, byMediaKey[mediaKey], date.flatMap { byTitleAndDate[Self.titleKey(title, $0)] },
-        ]
-        for case let ids? in candidates {
-            if let id = ids.first(where: { remaining.contains($0) }) {
-                remaining.remove(id)
-                return id
-            }
+    /// The first unclaimed episode that matches by `key`, claimed.
+    mutating func claim(_ key: Key, guid: String?, mediaKey: String, title: String, date: Int?) -> Int64? {
+        let candidates: [Int64]?
+        switch key {
+        case .guidAndMedia: candidates = guid.flatMap { byGUID[$0] }?.filter { mediaKeys[$0] == mediaKey }
+        case .guid: candidates = guid.flatMap { byGUID[$0] }
+        case .media: candidates = byMediaKey[mediaKey]
+        case .titleAndDate: candidates = date.flatMap { byTitleAndDate[Self.titleKey(title, $0)] }
         }
-        return nil
+        guard let id = candidates?.first(where: { remaining.contains($0) }) else { return nil }
+        remaining.remove(id)
+        return id
     }
 
     private static func titleKey(_ title: String, _ date: Int) -> String { "\(date)\u{1}\(title)" }

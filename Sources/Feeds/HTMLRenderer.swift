@@ -299,7 +299,8 @@ struct HTMLRenderer {
                 position += 1
             }
         }
-        while let first = value.first, Self.isSpace(first) { value.removeFirst() }
+        let leading = value.prefix { Self.isSpace($0) }.count
+        value.removeFirst(leading)
         while let last = value.last, Self.isSpace(last) { value.removeLast() }
         return value
     }

@@ -6,7 +6,7 @@
 /// write it); the later ones must be below 60, which rejects shapes that are probably something
 /// else (`1:75`). Only the last field may have a fraction (`1:02:03.5`). Surrounding whitespace
 /// is ignored. Signs, exponents, empty fields (`1::2`), more than three fields and any other
-/// character make the text unreadable.
+/// character make the text unreadable, and so does anything over a year.
 public enum MediaDuration: Sendable {
     /// A duration in seconds, or nil when unreadable or zero: a zero duration says nothing.
     public static func seconds(_ text: String) -> Double? {
@@ -44,8 +44,12 @@ public enum MediaDuration: Sendable {
             total = total * 60 + value
             fieldStart = fieldEnd + 1
         }
-        return total.isFinite ? total : nil
+        return total.isFinite && total <= maximum ? total : nil
     }
+
+    /// A year: no episode is longer, and anything larger (`100000000000000000`) is a mistake that
+    /// would not even fit the milliseconds podcli stores.
+    static let maximum = 366.0 * 24 * 3600
 
     /// Digits, then (when `fraction` allows) a dot and more digits; nil for anything else.
     private static func number(_ bytes: UnsafeBufferPointer<UInt8>, fraction: Bool) -> Double? {

@@ -213,11 +213,17 @@ final class XMLStream {
         handler.serror = { context, error in
             guard let context, let error else { return }
             let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-            let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
-            sink.errors.append(
-                XMLStreamFailure(
-                    line: Int(error.pointee.line), message: message.trimmingCharacters(in: .whitespacesAndNewlines),
-                    code: Int(error.pointee.code)))
+            let failure = XMLStreamFailure(
+                line: Int(error.pointee.line),
+                message: (error.pointee.message.map { String(cString: $0) } ?? "XML error")
+                    .trimmingCharacters(in: .whitespacesAndNewlines),
+                code: Int(error.pointee.code))
+            // A hostile document can make an error per element: keep the first ones and the last.
+            if sink.errors.count < XMLStream.keptErrors {
+                sink.errors.append(failure)
+            } else {
+                sink.errors[sink.errors.count - 1] = failure
+            }
         }
         genericErrors.initialize(to: 0)
         let userData = Unmanaged.passUnretained(sink).toOpaque()
@@ -294,6 +300,9 @@ final class XMLStream {
         guard let last = sink.errors.last else { return false }
         return Self.decodingErrors.contains(last.code)
     }
+
+    /// How many of the errors libxml2 recovered from are kept (the first ones, and the last).
+    static let keptErrors = 100
 
     /// libxml2's error numbers for bytes that do not decode.
     private static let decodingErrors: Set<Int> = [

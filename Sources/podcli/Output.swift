@@ -29,8 +29,9 @@ struct Output {
         Self.write(text, to: STDERR_FILENO)
     }
 
-    /// Writes all of `text`. When the reader has gone (`podcli list | head`), there is no one
-    /// left to tell anything: exit quietly, as `head`'s other writers do, instead of crashing.
+    /// Writes all of `text`. When the reader of stdout has gone (`podcli list | head`), the
+    /// results have no one to go to: exit quietly, as `head`'s other writers do, instead of
+    /// crashing. A closed stderr only loses that line.
     private static func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
@@ -39,7 +40,7 @@ struct Output {
                 let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
-                    if errno == EPIPE { exit(0) }
+                    if errno == EPIPE && descriptor == STDOUT_FILENO { exit(0) }
                     return
                 }
                 offset += count

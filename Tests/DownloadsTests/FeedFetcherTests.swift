@@ -140,6 +140,14 @@ import Testing
         }
     }
 
+    @Test func a304WithoutValidatorsIsAnError() throws {
+        let path = try serve("feed.xml", Self.feed)
+        let url = server.url(path + "?status=304&times=9")
+        #expect(throws: DownloadError.http(status: 304, url: url, attempts: 1)) {
+            try fetcher.fetch(FeedRequest(url: url, maxBytes: 1 << 20), into: Collector())
+        }
+    }
+
     @Test func onlyHTTPAndHTTPSAreFetched() {
         #expect(throws: DownloadError.invalidURL("file:///etc/passwd")) {
             try fetcher.fetch(FeedRequest(url: "file:///etc/passwd", maxBytes: 1 << 20), into: Collector())

@@ -21,6 +21,11 @@ import Testing
         #expect(parsed.validator == nil)
     }
 
+    @Test(arguments: ["Content-Type:", "Content-Type: ;", "Content-Type:  ; charset=utf-8"])
+    func anEmptyContentTypeHasAnEmptyMediaType(line: String) {
+        #expect(headers(["HTTP/1.1 200 OK", line]).mediaType == "")
+    }
+
     @Test func contentRangeOfPartialAndUnsatisfiableAnswers() {
         let partial = headers(["HTTP/1.1 206 Partial Content", "Content-Range: bytes 100-199/200"])
         #expect(partial.contentRange?.start == 100)

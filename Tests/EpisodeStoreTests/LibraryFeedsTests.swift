@@ -114,6 +114,44 @@ import Testing
         #expect(try episodes(library, feed).count == 2)
     }
 
+    @Test func aStrongerKeyLaterInTheDocumentWinsOverAWeakerOneEarlier() throws {
+        let library = try makeLibrary()
+        let feed = try subscribe(library, [item(1, guid: "g1", title: "Original")])
+        let original = try #require(try episodes(library, feed).first)
+        // A rerun with the same audio is listed above the original.
+        let summary = try refresh(
+            library, feed, [item(1, guid: "g9", title: "Rerun: Original"), item(1, guid: "g1", title: "Original")])
+        #expect(summary.added == 1 && summary.matched == 1)
+        let after = try episodes(library, feed)
+        #expect(after.first { $0.id == original.id }?.guid == "g1")
+        #expect(after.first { $0.id == original.id }?.title == "Original")
+        #expect(after.first { $0.id != original.id }?.guid == "g9")
+    }
+
+    @Test func subscribingAgainFindsTheEpisodesKeptByAnUnsubscribe() throws {
+        let library = try makeLibrary()
+        let feed = try subscribe(library, (1...2).map { item($0, guid: "g\($0)") })
+        let kept = try #require(try episodes(library, feed).first)
+        try library.prepareDirectory(for: kept)
+        try library.unsubscribe(feed, deleteFiles: false)
+        let again = try subscribe(library, (1...2).map { item($0, guid: "g\($0)") })
+        let after = try episodes(library, again)
+        #expect(after.count == 2)
+        #expect(after.contains { $0.id == kept.id })
+        #expect(try library.episodes().count == 2, "no second record of the kept episode")
+    }
+
+    @Test func aRefreshOfAFeedUnsubscribedMeanwhileChangesNothing() throws {
+        let library = try makeLibrary()
+        let feed = try subscribe(library, [item(1, guid: "g1")])
+        try library.unsubscribe(feed, deleteFiles: false)
+        #expect(throws: StoreError.feedNotFound("\(feed.id)")) { try refresh(library, feed, [item(2, guid: "g2")]) }
+        #expect(try library.episodes().isEmpty)
+        // Feed numbers are never reused.
+        let next = try subscribe(library, [])
+        #expect(next.id != feed.id)
+    }
+
     @Test func episodesTheFeedNoLongerListsAreKeptAndComeBack() throws {
         let library = try makeLibrary()
         let feed = try subscribe(library, (1...3).map { item($0, guid: "g\($0)") })

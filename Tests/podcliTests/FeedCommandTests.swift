@@ -443,7 +443,7 @@ import Testing
 
         let result = try w.t.run(["unsubscribe", "Leaving"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == "Unsubscribed from #1 Leaving Soon; kept 1 downloaded episode\n")
+        #expect(result.stdout == "Unsubscribed from #1 Leaving Soon; kept 1 episode with files\n")
         #expect(try w.feeds().isEmpty)
         let episodes = try w.episodes()
         #expect(episodes.compactMap { $0["uuid"] as? String } == [kept["uuid"] as! String])
@@ -518,6 +518,18 @@ import Testing
         #expect(Set(copied.compactMap { $0["url"] as? String }) == [first, second])
         #expect(Set(copied.compactMap { $0["title"] as? String }) == ["Tom & Jerry Talk", "Second <Show>"])
         #expect(try elsewhere.episodes().count == 3)
+    }
+
+    @Test(arguments: [
+        ("", "the file is empty"),
+        ("<rss><channel><title>T</title></channel></rss>", "not an OPML subscription list (the document is <rss>)"),
+    ])
+    func importSaysWhatIsWrongWithAFileThatIsNotOPML(content: String, message: String) throws {
+        let t = try CLITestCase()
+        let file = try t.home.write(Data(content.utf8), to: "list.opml")
+        let result = try t.run(["import", file.path])
+        #expect(result.status == 65)
+        #expect(result.stderr == "podcli: \(file.path): \(message)\n")
     }
 
     @Test func anOPMLOutlineThatServesAudioIsNamedAndNotSubscribed() throws {

@@ -16,7 +16,14 @@ enum Import: Command {
         positionals: [file])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let outlines = try OPML.outlines(contentsOf: arguments[file]!)
+        let path = arguments[file]!
+        let outlines: [OPMLOutline]
+        do {
+            outlines = try OPML.outlines(contentsOf: path)
+        } catch {
+            if case .unreadable = error { throw error }
+            throw CommandFailure(description: "\(path): \(Self.describe(error))", exitCode: ExitCode(for: error))
+        }
         let library = try context.library()
         let updater = FeedUpdater(
             library: library, fetcher: context.feedFetcher(), protection: try context.config().protection)
@@ -37,6 +44,17 @@ enum Import: Command {
             case .refreshed, .unchanged: refreshed += 1
             case .audio: throw FeedUpdater.servesAudio(outline.url)
             }
+        }
+    }
+}
+
+extension Import {
+    /// The OPML reader shares the feed parser's errors; say them in OPML's terms.
+    static func describe(_ error: FeedError) -> String {
+        switch error {
+        case .empty: return "the file is empty"
+        case .notAFeed(let root): return "not an OPML subscription list (the document is <\(root)>)"
+        case .notXML, .truncated, .badEncoding, .unreadable: return "not an OPML subscription list: \(error)"
         }
     }
 }

@@ -20,6 +20,6 @@ enum Unsubscribe: Command {
         let kept = try library.unsubscribe(feed, deleteFiles: arguments[deleteFiles])
         context.output.print(
             "Unsubscribed from #\(feed.id) \(feed.title)"
-                + (kept > 0 ? "; kept \(Formatting.count(kept, "downloaded episode"))" : ""))
+                + (kept > 0 ? "; kept \(Formatting.count(kept, "episode")) with files" : ""))
     }
 }
