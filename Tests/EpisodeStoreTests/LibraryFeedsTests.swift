@@ -229,6 +229,20 @@ import Testing
         #expect(try library.episodes().map(\.id) == [downloaded.id])
     }
 
+    @Test func unsubscribingWithFilesToDeleteChangesNothingWhileOneIsBeingDownloaded() throws {
+        let library = try makeLibrary()
+        let feed = try subscribe(library, (1...2).map { item($0, guid: "g\($0)") })
+        let busy = try #require(try episodes(library, feed).first)
+        try library.prepareDirectory(for: busy)
+        let lock = try library.lock(busy)
+        try withExtendedLifetime(lock) {
+            #expect(throws: StoreError.self) { try library.unsubscribe(feed, deleteFiles: true) }
+        }
+        #expect(try library.feeds().map(\.feed.id) == [feed.id])
+        #expect(try episodes(library, feed).count == 2)
+        #expect(FileManager.default.fileExists(atPath: library.directory(of: busy)))
+    }
+
     @Test func listingFiltersBySearchTextAndNewness() throws {
         let library = try makeLibrary()
         var special = item(2, guid: "g2", title: "Interview with Ada")

@@ -290,6 +290,13 @@ import Testing
         #expect(feed.items.count == 17_000)
     }
 
+    @Test func recoveredMistakesAreKeptBoundedNotOneEach() throws {
+        let noise = String(repeating: #"<x a="1" a="2"/>"#, count: 5_000)
+        let feed = try parse(rss("<item><enclosure url=\"https://x/a.mp3\"/>\(noise)</item>"))
+        #expect(feed.items.count == 1)
+        #expect(feed.warnings.count == 100)
+    }
+
     @Test func aMissingFileIsUnreadable() {
         #expect(throws: FeedError.unreadable(path: "/nonexistent/feed.xml", errno: ENOENT)) {
             try parser.parse(contentsOf: "/nonexistent/feed.xml")
