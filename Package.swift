@@ -17,6 +17,7 @@ let package = Package(
         // libxml2's headers live in /usr/include/libxml2, so pkg-config supplies the -I flag.
         .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev", "pkg-config"])]),
         .target(name: "CXMLShim", dependencies: ["CXML"]),
+        .target(name: "CMPG123", linkerSettings: [.linkedLibrary("mpg123")]),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -30,6 +31,7 @@ let package = Package(
             plugins: ["EmbedMigrations"]),
         .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest"]),
         .target(name: "Feeds", dependencies: ["CXML", "CXMLShim"]),
+        .target(name: "Playback", dependencies: ["CMPG123"]),
         .executableTarget(
             name: "podcli", dependencies: ["Arguments", "EpisodeStore", "Downloads", "Feeds"]),
 
@@ -40,6 +42,7 @@ let package = Package(
         .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
         .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport"]),
     ]
 )

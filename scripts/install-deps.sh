@@ -8,8 +8,8 @@ packages=(
     libcurl4-openssl-dev libsqlite3-dev libssl-dev libxml2-dev libmpg123-dev libasound2-dev
     # how SwiftPM finds libxml2's headers (/usr/include/libxml2)
     pkg-config
-    # the tests' loopback HTTP server and the demo
-    python3 ca-certificates
+    # the tests' loopback HTTP server and the demo; mpg123's own decoder as the tests' reference
+    python3 ca-certificates mpg123
 )
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }

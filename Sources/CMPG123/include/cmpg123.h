@@ -1,0 +1,2 @@
+// libmpg123's header. Swift cannot call the `mpg123_param` macro: use mpg123_param2.
+#include <mpg123.h>

@@ -1,0 +1,92 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Playback
+
+/// Real libmpg123 on real MP3s, compared sample for sample with Debian's `mpg123 -s` (the same
+/// library's command-line player writing raw 16-bit PCM).
+@Suite struct DecoderTests {
+    /// Everything a decoder produces from where it stands to the end.
+    static func decodeRest(_ decoder: Decoder) throws -> Data {
+        var pcm = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { try decoder.read(into: $0) }
+            if count == 0 { return pcm }
+            pcm.append(contentsOf: buffer[..<count])
+        }
+    }
+
+    /// `mpg123 -q -s FILE`: the reference decoding.
+    static func reference(_ path: String) throws -> Data {
+        let result = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/mpg123"), arguments: ["-q", "-s", path],
+            environment: ProcessInfo.processInfo.environment
+        ).waitUntilExit()
+        guard result.status == 0 else { throw TestSupportError("mpg123 -s \(path) failed: \(result)") }
+        return result.stdoutData
+    }
+
+    static let mpg123Present = FileManager.default.isExecutableFile(atPath: "/usr/bin/mpg123")
+
+    @Test(.enabled(if: mpg123Present, "mpg123 is not installed"))
+    func decodesExactlyWhatMpg123DecodesInStereo() throws {
+        let path = fixture("tone-44k-stereo.mp3").path
+        let decoder = try Decoder(path: path)
+        let pcm = try Self.decodeRest(decoder)
+        #expect(pcm == (try Self.reference(path)))
+        #expect(decoder.frameCount == pcm.count / decoder.format.bytesPerFrame)
+    }
+
+    /// In mono, 4 of the 44,100 samples of this file differ by one step from `mpg123 -s` (rounding
+    /// in a different synthesis path, not yet pinned down): same length, never more than 1 apart.
+    /// The playback issue's capture tests must settle this before claiming sample identity.
+    @Test(.enabled(if: mpg123Present, "mpg123 is not installed"))
+    func decodesMonoWithinOneStepOfMpg123() throws {
+        let path = fixture("noise-22k-mono.mp3").path
+        let pcm = try Self.decodeRest(try Decoder(path: path))
+        let expected = try Self.reference(path)
+        #expect(pcm.count == expected.count)
+        let ours = Self.samples(pcm)
+        let theirs = Self.samples(expected)
+        let differing = zip(ours, theirs).filter { $0 != $1 }
+        #expect(differing.allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+        #expect(differing.count <= 8)
+    }
+
+    static func samples(_ pcm: Data) -> [Int16] {
+        pcm.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    @Test func knowsTheFormatAndTheExactDuration() throws {
+        let stereo = try Decoder(path: fixture("tone-44k-stereo.mp3").path)
+        #expect(stereo.format == AudioFormat(sampleRate: 44_100, channels: 2))
+        // 3 s of sound, encoded by LAME with an Info header: gapless trimming gives it back exactly.
+        #expect(stereo.frameCount == 132_300)
+        #expect(stereo.duration == 3)
+        let mono = try Decoder(path: fixture("noise-22k-mono.mp3").path)
+        #expect(mono.format == AudioFormat(sampleRate: 22_050, channels: 1))
+    }
+
+    @Test(arguments: [0, 1, 1_152, 44_100, 100_000, 132_299])
+    func aSeekLandsOnTheExactSampleOfAPlayThrough(frame: Int) throws {
+        let path = fixture("tone-44k-stereo.mp3").path
+        let whole = try Self.decodeRest(try Decoder(path: path))
+        let decoder = try Decoder(path: path)
+        try decoder.seek(toFrame: frame)
+        #expect(decoder.position == frame)
+        let rest = try Self.decodeRest(decoder)
+        #expect(rest == whole.dropFirst(frame * decoder.format.bytesPerFrame))
+    }
+
+    @Test func aFileThatIsNotMPEGAudioIsSaidSo() throws {
+        let path = fixture("not-audio.html").path
+        #expect(throws: DecoderError.notMPEGAudio(path: path)) { try Decoder(path: path) }
+        #expect(DecoderError.notMPEGAudio(path: "x.html").description == "x.html is not MPEG audio (MP1, MP2 or MP3)")
+    }
+
+    @Test func aMissingFileCannotBeOpened() {
+        #expect(throws: DecoderError.self) { try Decoder(path: "/nonexistent/episode.mp3") }
+    }
+}
