@@ -2,7 +2,8 @@
 ///
 /// The migrations are the files of `Migrations/` (`001_name.sql`, `002_name.sql`, ...), embedded at
 /// build time. The schema version is SQLite's `user_version`: migration N sets it to N in the same
-/// IMMEDIATE transaction as its own statements, so a migration is applied whole or not at all.
+/// IMMEDIATE transaction as its own statements, so a migration is applied whole or not at all,
+/// and once: processes opening the library together each check the version under the lock.
 public struct Migrator: Sendable {
     /// One schema step.
     public struct Migration: Sendable {
@@ -47,6 +48,9 @@ public struct Migrator: Sendable {
         for migration in migrations where migration.version > current && migration.version <= target {
             do {
                 try database.inTransaction {
+                    // Another podcli opening the same new library may have applied this step
+                    // since the version was read: the IMMEDIATE lock makes this reading final.
+                    guard try version(of: database) < migration.version else { return .rollback }
                     try database.execute(migration.sql)
                     // PRAGMA takes no bound parameters; the version is our own integer.
                     try database.execute("PRAGMA user_version = \(migration.version)")

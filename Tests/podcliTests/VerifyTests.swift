@@ -98,6 +98,19 @@ import Testing
         #expect(show.stderr == "podcli: no episode '1': give its number or a UUID prefix (see 'podcli list')\n")
     }
 
+    @Test func processesOpeningANewLibraryTogetherAllSucceed() throws {
+        // Each one creates or upgrades the database; every migration must be applied once.
+        // Several rounds, since the race is a matter of timing.
+        for _ in 0..<4 {
+            let t = try CLITestCase()
+            let processes = try (0..<8).map { _ in try t.podcli.start(["--home", t.home.path, "list"]) }
+            for process in processes {
+                let result = try process.waitUntilExit()
+                #expect(result.status == 0, "\(result)")
+            }
+        }
+    }
+
     static func today() -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
