@@ -98,7 +98,7 @@ extension Library {
         if let feed = try feed(url: reference) { return feed }
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw .feedNotFound(reference) }
-        let matches = try feeds().map(\.feed).filter { $0.title.localizedCaseInsensitiveContains(trimmed) }
+        let matches = try subscriptions().filter { $0.title.localizedCaseInsensitiveContains(trimmed) }
         if matches.count == 1 { return matches[0] }
         // A title that is exactly what was typed wins over titles that merely contain it.
         let exact = matches.filter { $0.title.caseInsensitiveCompare(trimmed) == .orderedSame }
@@ -107,8 +107,21 @@ extension Library {
         throw .ambiguousFeed(reference, titles: matches.map(\.title))
     }
 
+    /// Every subscription, by title.
+    public func subscriptions() throws(StoreError) -> [Feed] {
+        try database.rows("SELECT \(Feed.columns) FROM feeds ORDER BY title COLLATE NOCASE, id").map(Feed.init)
+    }
+
+    /// The counts `podcli feeds` shows for one subscription.
+    public func summary(of feed: Feed) throws(StoreError) -> FeedSummary? {
+        try summaries(id: feed.id).first
+    }
+
     /// Every subscription with its counts, by title.
-    public func feeds() throws(StoreError) -> [FeedSummary] {
+    public func feeds() throws(StoreError) -> [FeedSummary] { try summaries(id: nil) }
+
+    /// Subscriptions with their counts: all of them, or the one numbered `id`.
+    private func summaries(id: Int?) throws(StoreError) -> [FeedSummary] {
         try database.rows(
             """
             SELECT \(Feed.columns),
@@ -116,8 +129,8 @@ extension Library {
                 (SELECT count(*) FROM episodes LEFT JOIN playback_state ON episode_id = episodes.id
                     WHERE feed_id = feeds.id AND is_new = 1 AND coalesce(played, 0) = 0),
                 (SELECT count(*) FROM episodes WHERE feed_id = feeds.id AND state = 'downloaded')
-            FROM feeds ORDER BY feeds.title COLLATE NOCASE, feeds.id
-            """
+            FROM feeds WHERE ?1 IS NULL OR feeds.id = ?1 ORDER BY feeds.title COLLATE NOCASE, feeds.id
+            """, [SQLValue(id)]
         ).map { row in
             FeedSummary(
                 feed: Feed(row: row), episodes: Int(row.int(16) ?? 0), new: Int(row.int(17) ?? 0),
@@ -267,20 +280,6 @@ extension Library {
             SQLValue(item.explicit.map { $0 ? 1 : 0 }), SQLValue(item.chaptersJSON), SQLValue(item.chaptersURL),
             SQLValue(item.transcriptsJSON), SQLValue(item.personsJSON),
         ]
-    }
-
-    /// Runs `body` in one IMMEDIATE transaction, keeping `StoreError` as the error type.
-    func transaction(_ body: () throws(StoreError) -> Void) throws(StoreError) {
-        do {
-            try database.inTransaction {
-                try body()
-                return .commit
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .sqlite(code: 1, message: "\(error)", operation: "a transaction")
-        }
     }
 }
 

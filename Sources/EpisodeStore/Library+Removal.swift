@@ -9,16 +9,13 @@ extension Library {
         let trash = episodesDirectory + "/" + Library.trashPrefix + episode.uuid
         let hasDirectory = FileSystem.exists(path)
         do {
-            try database.inTransaction {
+            try transaction { () throws(StoreError) in
                 try database.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
                 if hasDirectory { try FileSystem.rename(path, to: trash) }
-                return .commit
             }
-        } catch let error as StoreError {
+        } catch {
             if hasDirectory && !FileSystem.exists(path) { try? FileSystem.rename(trash, to: path) }
             throw error
-        } catch {
-            fatalError("inTransaction rethrew a non-store error: \(error)")
         }
         try FileSystem.removeTree(trash)
     }

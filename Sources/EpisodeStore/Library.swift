@@ -50,6 +50,20 @@ public final class Library {
         }
     }
 
+    /// Runs `body` in one IMMEDIATE transaction, keeping `StoreError` as the error type.
+    func transaction(_ body: () throws(StoreError) -> Void) throws(StoreError) {
+        do {
+            try database.inTransaction {
+                try body()
+                return .commit
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .sqlite(code: 1, message: "\(error)", operation: "a transaction")
+        }
+    }
+
     static let trashPrefix = ".removed-"
 
     static var now: Int { Int(Date().timeIntervalSince1970) }

@@ -138,7 +138,7 @@ enum Fetch: Command {
                 output.print("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size)))")
             }
         }
-        if arguments[json], let current = try library.feeds().first(where: { $0.feed.id == feed.id }) {
+        if arguments[json], let current = try library.summary(of: feed) {
             output.print(try EpisodeReport.json(FeedReport(current)), always: true)
         }
     }

@@ -13,7 +13,7 @@ enum Refresh: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()
-        let feeds = try arguments[feed].map { [try library.feed(matching: $0)] } ?? library.feeds().map(\.feed)
+        let feeds = try arguments[feed].map { [try library.feed(matching: $0)] } ?? library.subscriptions()
         let updater = FeedUpdater(
             library: library, fetcher: context.feedFetcher(), protection: try context.config().protection)
         var newEpisodes = 0
