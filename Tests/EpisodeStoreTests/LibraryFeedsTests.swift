@@ -235,7 +235,7 @@ import Testing
         let busy = try #require(try episodes(library, feed).first)
         try library.prepareDirectory(for: busy)
         let lock = try library.lock(busy)
-        withExtendedLifetime(lock) {
+        _ = withExtendedLifetime(lock) {
             #expect(throws: StoreError.self) { try library.unsubscribe(feed, deleteFiles: true) }
         }
         #expect(try library.feeds().map(\.feed.id) == [feed.id])
