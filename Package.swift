@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev", "pkg-config"])]),
         .target(name: "CXMLShim", dependencies: ["CXML"]),
         .target(name: "CMPG123", linkerSettings: [.linkedLibrary("mpg123")]),
+        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -31,9 +32,10 @@ let package = Package(
             plugins: ["EmbedMigrations"]),
         .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest"]),
         .target(name: "Feeds", dependencies: ["CXML", "CXMLShim"]),
-        .target(name: "Playback", dependencies: ["CMPG123"]),
+        .target(name: "Playback", dependencies: ["CMPG123", "CALSA"]),
+        .target(name: "Terminal", dependencies: ["CSystem"]),
         .executableTarget(
-            name: "podcli", dependencies: ["Arguments", "EpisodeStore", "Downloads", "Feeds"]),
+            name: "podcli", dependencies: ["Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Terminal"]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
         // temporary directories and the runner for the built podcli executable.
@@ -43,6 +45,7 @@ let package = Package(
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport"]),
     ]
 )

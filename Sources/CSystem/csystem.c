@@ -1,5 +1,13 @@
 #include "csystem.h"
 
+#include <sys/ioctl.h>
+
 int csystem_start_writeback(int fd, long long offset, long long length) {
     return sync_file_range(fd, offset, length, SYNC_FILE_RANGE_WRITE);
+}
+
+int csystem_terminal_columns(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
 }

@@ -38,5 +38,10 @@ public struct PlaybackState: Equatable, Sendable {
     public var positionMilliseconds: Int
     public var played: Bool
 
+    public init(positionMilliseconds: Int, played: Bool) {
+        self.positionMilliseconds = positionMilliseconds
+        self.played = played
+    }
+
     public static let start = PlaybackState(positionMilliseconds: 0, played: false)
 }

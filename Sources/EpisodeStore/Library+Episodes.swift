@@ -84,6 +84,15 @@ extension Library {
         return PlaybackState(positionMilliseconds: Int(row.int(0) ?? 0), played: row.int(1) == 1)
     }
 
+    /// The episode was heard to the end (or marked so): played, its position cleared, no
+    /// longer new.
+    public func markPlayed(_ episode: Episode) throws(StoreError) {
+        try transaction { () throws(StoreError) in
+            try setPlaybackState(PlaybackState(positionMilliseconds: 0, played: true), of: episode)
+            try database.run("UPDATE episodes SET is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
+        }
+    }
+
     public func setPlaybackState(_ state: PlaybackState, of episode: Episode) throws(StoreError) {
         try database.run(
             """

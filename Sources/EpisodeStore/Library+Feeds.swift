@@ -351,6 +351,24 @@ public struct EpisodeListing: Sendable {
     public let fileSize: Int?
     public let played: Bool
     public let positionMilliseconds: Int
+
+    /// What a listing selects, from `episodes` joined to what `init(row:)` reads beside each.
+    static let select = """
+        SELECT \(Episode.columns), feeds.title, (SELECT sum(size) FROM files WHERE episode_id = episodes.id),
+            coalesce(playback.played, 0), coalesce(playback.position_ms, 0)
+        FROM episodes
+        LEFT JOIN feeds ON feeds.id = episodes.feed_id
+        LEFT JOIN playback_state AS playback ON playback.episode_id = episodes.id
+        """
+
+    /// A row of `select`.
+    init(row: Row) {
+        episode = Episode(row: row)
+        feedTitle = row.string(27)
+        fileSize = row.int(28).map(Int.init)
+        played = row.int(29) == 1
+        positionMilliseconds = Int(row.int(30) ?? 0)
+    }
 }
 
 extension Library {
@@ -359,11 +377,7 @@ extension Library {
         let pattern = filter.search.map { "%" + Self.escapeLike($0.lowercased()) + "%" }
         return try database.rows(
             """
-            SELECT \(Episode.columns), feeds.title, (SELECT sum(size) FROM files WHERE episode_id = episodes.id),
-                coalesce(playback.played, 0), coalesce(playback.position_ms, 0)
-            FROM episodes
-            LEFT JOIN feeds ON feeds.id = episodes.feed_id
-            LEFT JOIN playback_state AS playback ON playback.episode_id = episodes.id
+            \(EpisodeListing.select)
             WHERE (?1 IS NULL OR episodes.feed_id = ?1)
                 AND (?2 = 0 OR (is_new = 1 AND coalesce(playback.played, 0) = 0))
                 AND (?3 = 0 OR state = 'downloaded')
@@ -374,11 +388,7 @@ extension Library {
             """,
             [SQLValue(filter.feedID), SQLValue(filter.onlyNew ? 1 : 0), SQLValue(filter.onlyDownloaded ? 1 : 0),
              SQLValue(filter.onlyPlayed ? 1 : 0), SQLValue(pattern)]
-        ).map { row in
-            EpisodeListing(
-                episode: Episode(row: row), feedTitle: row.string(27), fileSize: row.int(28).map(Int.init),
-                played: row.int(29) == 1, positionMilliseconds: Int(row.int(30) ?? 0))
-        }
+        ).map(EpisodeListing.init)
     }
 
     private static func escapeLike(_ text: String) -> String {

@@ -47,11 +47,30 @@ public final class Decoder {
 
     public init(path: String) throws(DecoderError) {
         self.path = path
+        (handle, format) = try Self.open(path)
+        // The length comes from a full scan (headers only, no decoding), so it is exact for CBR
+        // and VBR alike, with a Xing/Info/VBRI header or without. A second handle does the scan:
+        // a scanned handle seeks back to the start, and after such a seek libmpg123's synthesis
+        // can round a rare sample of MPEG-2/2.5 audio one step differently from a fresh start.
+        let scanner = try? Self.open(path).handle
+        if let scanner {
+            _ = mpg123_scan(scanner)
+            let length = mpg123_length(scanner)
+            frameCount = length >= 0 ? length : nil
+            mpg123_close(scanner)
+            mpg123_delete(scanner)
+        } else {
+            frameCount = nil
+        }
+    }
+
+    /// A handle on `path`, positioned at the start, giving 16-bit PCM at the stream's own rate
+    /// and channels (what ALSA and `mpg123 -s` take).
+    private static func open(_ path: String) throws(DecoderError) -> (handle: OpaquePointer, format: AudioFormat) {
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
             throw .cannotOpen(path: path, reason: String(cString: mpg123_plain_strerror(error)))
         }
-        self.handle = handle
         // Quiet: libmpg123 would print its warnings to stderr. Gapless is on by default.
         mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue), 0)
         guard mpg123_open(handle, path) == MPG123_OK.rawValue else {
@@ -64,18 +83,13 @@ public final class Decoder {
         var encoding: Int32 = 0
         guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue, rate > 0, channels > 0
         else {
+            mpg123_close(handle)
             mpg123_delete(handle)
             throw .notMPEGAudio(path: path)
         }
-        // Always 16-bit at the stream's own rate and channels: what ALSA and `mpg123 -s` take.
         mpg123_format_none(handle)
         mpg123_format(handle, rate, channels, Int32(MPG123_ENC_SIGNED_16.rawValue))
-        format = AudioFormat(sampleRate: rate, channels: Int(channels))
-        // A full scan builds the seek index and the exact length (VBR files without a header
-        // would otherwise be estimated). It reads the file without decoding it.
-        _ = mpg123_scan(handle)
-        let length = mpg123_length(handle)
-        frameCount = length >= 0 ? length : nil
+        return (handle, AudioFormat(sampleRate: rate, channels: Int(channels)))
     }
 
     deinit {
@@ -103,6 +117,8 @@ public final class Decoder {
             case MPG123_DONE.rawValue:
                 return total
             default:
+                // Hand over what was decoded before the bad frame; the next read meets the error.
+                if total > 0 { return total }
                 throw .decoding(path: path, reason: String(cString: mpg123_strerror(handle)))
             }
         }

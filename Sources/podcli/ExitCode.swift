@@ -1,6 +1,7 @@
 import Downloads
 import EpisodeStore
 import Feeds
+import Playback
 
 /// The exit codes scripts can rely on, in the spirit of sysexits(3). Documented in the README.
 enum ExitCode: Int32, CaseIterable {
@@ -13,8 +14,8 @@ enum ExitCode: Int32, CaseIterable {
     case badContent = 65
     /// No such episode or feed.
     case notFound = 66
-    /// The network or the server failed (after retries).
-    case network = 69
+    /// The network, the server (after retries) or the sound device is unavailable.
+    case unavailable = 69
     /// The disk or the database failed (full disk, permissions, I/O).
     case storage = 74
     /// Another podcli holds what is needed; try again later.
@@ -28,7 +29,7 @@ enum ExitCode: Int32, CaseIterable {
             case .invalidURL: self = .usage
             case .notAudio, .feedTooLarge: self = .badContent
             case .storage: self = .storage
-            case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .incomplete: self = .network
+            case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .incomplete: self = .unavailable
             }
         case let error as StoreError:
             switch error {
@@ -40,6 +41,16 @@ enum ExitCode: Int32, CaseIterable {
             switch error {
             case .empty, .notXML, .notAFeed, .truncated, .badEncoding: self = .badContent
             case .unreadable: self = .storage
+            }
+        case let error as DecoderError:
+            switch error {
+            case .cannotOpen: self = .storage
+            case .notMPEGAudio, .decoding, .seeking: self = .badContent
+            }
+        case let error as OutputError:
+            switch error {
+            case .busy: self = .busy
+            case .noDevice, .unsupportedFormat, .deviceLost: self = .unavailable
             }
         case let failure as CommandFailure: self = failure.exitCode
         default: self = .storage

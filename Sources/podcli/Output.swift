@@ -24,6 +24,11 @@ struct Output {
         Self.write("podcli: " + text + "\n", to: STDERR_FILENO)
     }
 
+    /// Raw text on stdout, for the now-playing line.
+    func stdout(_ text: String) {
+        Self.write(text, to: STDOUT_FILENO)
+    }
+
     /// Raw text on stderr, for the progress bar.
     func stderr(_ text: String) {
         Self.write(text, to: STDERR_FILENO)

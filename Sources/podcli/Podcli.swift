@@ -7,8 +7,8 @@ enum Podcli {
     static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        Fetch.self, Refresh.self, Feeds.self, List.self, Show.self, Remove.self, Verify.self, Unsubscribe.self,
-        Import.self, Export.self, Inspect.self,
+        Fetch.self, Refresh.self, Feeds.self, List.self, Play.self, Queue.self, Show.self, Remove.self, Verify.self,
+        Unsubscribe.self, Import.self, Export.self, Inspect.self,
     ]
 
     static let spec = CommandSpec(
@@ -39,7 +39,7 @@ enum Podcli {
             return UsageFailure.exitCode
         }
         let context = Context(arguments: invocation.arguments, environment: environment)
-        guard let command = commands.first(where: { $0.spec.name == invocation.command.name }) else {
+        guard let command = Self.command(at: invocation.commandPath.dropFirst()) else {
             FileHandle.standardError.write(
                 Data((parser.usageFailure(.missingCommand, for: invocation).message + "\n").utf8))
             return UsageFailure.exitCode
@@ -47,6 +47,8 @@ enum Podcli {
         do {
             try command.run(invocation.arguments, in: context)
             return ExitCode.success.rawValue
+        } catch let stop as TerminatedBySignal {
+            return 128 + stop.number
         } catch let error as UsageError {
             FileHandle.standardError.write(Data((parser.usageFailure(error, for: invocation).message + "\n").utf8))
             return UsageFailure.exitCode
@@ -54,5 +56,17 @@ enum Podcli {
             context.output.error("\(error)")
             return ExitCode(for: error).rawValue
         }
+    }
+
+    /// The command `path` names below the root (`["queue", "add"]`), through any groups.
+    static func command(at path: ArraySlice<String>) -> (any Command.Type)? {
+        var command: (any Command.Type)?
+        var choices = commands
+        for name in path {
+            guard let next = choices.first(where: { $0.spec.name == name }) else { return nil }
+            command = next
+            choices = next.subcommands
+        }
+        return command
     }
 }

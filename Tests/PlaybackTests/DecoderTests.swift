@@ -39,20 +39,26 @@ import Testing
         #expect(decoder.frameCount == pcm.count / decoder.format.bytesPerFrame)
     }
 
-    /// In mono, 4 of the 44,100 samples of this file differ by one step from `mpg123 -s` (rounding
-    /// in a different synthesis path, not yet pinned down): same length, never more than 1 apart.
-    /// The playback issue's capture tests must settle this before claiming sample identity.
     @Test(.enabled(if: mpg123Present, "mpg123 is not installed"))
-    func decodesMonoWithinOneStepOfMpg123() throws {
+    func decodesExactlyWhatMpg123DecodesInMono() throws {
         let path = fixture("noise-22k-mono.mp3").path
-        let pcm = try Self.decodeRest(try Decoder(path: path))
-        let expected = try Self.reference(path)
-        #expect(pcm.count == expected.count)
-        let ours = Self.samples(pcm)
-        let theirs = Self.samples(expected)
-        let differing = zip(ours, theirs).filter { $0 != $1 }
+        #expect(try Self.decodeRest(try Decoder(path: path)) == (try Self.reference(path)))
+    }
+
+    /// After a seek, libmpg123's synthesis window starts afresh, and in MPEG-2/2.5 (one granule per
+    /// frame, unlike MPEG-1's two) that can round a rare sample one step differently from a
+    /// play-through. Seeks in MPEG-1 are exact (above); here they are within one step, rarely.
+    @Test(arguments: [1_000, 30_000])
+    func aSeekInMPEG2AudioIsWithinOneStepOfAPlayThrough(frame: Int) throws {
+        let path = fixture("noise-22k-mono.mp3").path
+        let whole = Self.samples(try Self.decodeRest(try Decoder(path: path)))
+        let decoder = try Decoder(path: path)
+        try decoder.seek(toFrame: frame)
+        let rest = Self.samples(try Self.decodeRest(decoder))
+        #expect(rest.count == whole.count - frame)
+        let differing = zip(rest, whole.dropFirst(frame)).filter { $0 != $1 }
         #expect(differing.allSatisfy { abs(Int($0) - Int($1)) <= 1 })
-        #expect(differing.count <= 8)
+        #expect(differing.count * 1_000 < rest.count)
     }
 
     static func samples(_ pcm: Data) -> [Int16] {

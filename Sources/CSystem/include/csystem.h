@@ -1,6 +1,6 @@
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
-// Linux calls Swift's Glibc module does not show (they need _GNU_SOURCE).
+// Linux calls Swift's Glibc module does not show (they need _GNU_SOURCE) or cannot call (ioctl is variadic).
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -9,5 +9,9 @@
 /// Starts writing back the given range of a file without waiting, so a later fsync has little
 /// left to do. Returns 0, or -1 with errno set.
 int csystem_start_writeback(int fd, long long offset, long long length);
+
+/// The width in columns of the terminal on the descriptor (ioctl TIOCGWINSZ), or 0 when it is not
+/// a terminal or the terminal does not say.
+int csystem_terminal_columns(int fd);
 
 #endif

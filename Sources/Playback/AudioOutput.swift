@@ -1,0 +1,55 @@
+/// Where decoded PCM goes: a sound device, opened for one `AudioFormat`.
+///
+/// The contract the player relies on (after mpv's `ao` drivers):
+/// - `write` blocks until every frame was accepted; a real device paces playback this way.
+/// - `pause` stops the sound now. A device that cannot hold its buffer drops it and says how
+///   many frames were never heard, so the player can decode them again: no gap, no repeat.
+/// - `discard` forgets what is buffered (for a seek); the next `write` starts playing again.
+/// - `unplayedFrames` is how far behind the last written frame the listener is.
+public protocol AudioOutput: AnyObject {
+    var format: AudioFormat { get }
+    /// The device's name, as the user would give it to `--device`.
+    var deviceName: String { get }
+    func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError)
+    func pause() throws(OutputError) -> PauseEffect
+    func resume() throws(OutputError)
+    func discard()
+    /// Waits until everything written has been played.
+    func drain()
+    var unplayedFrames: Int { get }
+}
+
+/// What `AudioOutput.pause` did with the frames still buffered.
+public enum PauseEffect: Equatable, Sendable {
+    /// The device holds them and plays them on resume.
+    case held
+    /// They were dropped: the last `count` frames written were never heard.
+    case dropped(count: Int)
+}
+
+/// Why a sound device failed, worded so a user can act on it.
+public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The device does not exist (no sound card, or an unknown name).
+    case noDevice(name: String, reason: String)
+    /// Another program holds the device.
+    case busy(name: String)
+    /// The device cannot play this rate or channel count.
+    case unsupportedFormat(name: String, format: AudioFormat, reason: String)
+    /// The device stopped working while playing (unplugged, its server gone).
+    case deviceLost(name: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noDevice(let name, let reason):
+            return "no sound device: ALSA cannot open '\(name)' (\(reason)); choose one with --device NAME, "
+                + "PODCLI_DEVICE or 'device = NAME' in the config ('--device null' plays silently)"
+        case .busy(let name):
+            return "the sound device '\(name)' is busy: another program is using it"
+        case .unsupportedFormat(let name, let format, let reason):
+            return
+                "the sound device '\(name)' cannot play \(format.sampleRate) Hz, \(format.channels) channel(s): \(reason)"
+        case .deviceLost(let name, let reason):
+            return "the sound device '\(name)' stopped working: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Dispatch
+import Synchronization
+
+/// Commands on their way to the player, from any thread (the key reader, signal handlers, a
+/// control socket) to the one thread that plays. Posting never blocks; the player collects them
+/// between two writes, or waits for one while paused.
+public final class CommandQueue: Sendable {
+    private let pending = Mutex<[PlayerCommand]>([])
+    private let arrived = DispatchSemaphore(value: 0)
+
+    public init() {}
+
+    public func post(_ command: PlayerCommand) {
+        pending.withLock { $0.append(command) }
+        arrived.signal()
+    }
+
+    /// The commands posted so far, oldest first; when there are none, waits up to `timeout`
+    /// seconds for one (0: does not wait).
+    public func take(waitingUpTo timeout: Double = 0) -> [PlayerCommand] {
+        var commands = pending.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
+        if commands.isEmpty && timeout > 0 && arrived.wait(timeout: .now() + timeout) == .success {
+            commands = pending.withLock { pending in
+                defer { pending.removeAll() }
+                return pending
+            }
+        }
+        return commands
+    }
+}

@@ -1,0 +1,17 @@
+/// Volume applied to the samples themselves, so it works on every device (ALSA's mixer belongs
+/// to the card, not to the stream). 100% leaves the samples untouched, bit for bit.
+public enum SoftwareVolume {
+    public static let range = 0...100
+
+    /// Scales interleaved 16-bit samples in place. The gain is cubic, as in mpv: equal steps of
+    /// the percentage sound like equal steps of loudness.
+    public static func apply(_ volume: Int, to samples: UnsafeMutableRawBufferPointer) {
+        guard volume < 100 else { return }
+        let fraction = Double(max(0, volume)) / 100
+        let gain = Int32(fraction * fraction * fraction * 65_536)
+        let pcm = samples.bindMemory(to: Int16.self)
+        for index in pcm.indices {
+            pcm[index] = Int16(truncatingIfNeeded: (Int32(pcm[index]) * gain) >> 16)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Arguments
+import EpisodeStore
+import Foundation
+import Playback
+
+/// `podcli play [ID]`: plays an episode (or the queue) on an ALSA device, from where it was left.
+enum Play: Command {
+    static let episode = Positional(
+        "id", help: "The episode's number or UUID prefix (default: the queue, in order).", isOptional: true)
+    static let device = Option(
+        "device", valueName: "name",
+        help: "The ALSA device (default: PODCLI_DEVICE, the config's device, else 'default'); 'null' plays silently.")
+    static let from = Option(
+        "from", valueName: "time", help: "Start at <time> (seconds, MM:SS or H:MM:SS) instead of where it was left.")
+    static let duration = Option("for", valueName: "time", help: "Stop after playing <time> of audio.")
+    static let volume = Option("volume", valueName: "percent", help: "Start at this volume, 0 to 100 (default 100).")
+
+    static let spec = CommandSpec(
+        name: "play", abstract: "Play an episode, or the queue, from where it was left.",
+        discussion: """
+            Keys (when stdin is a terminal): space play/pause, ←/→ back 15 s / forward 30 s \
+            (config: skip-back, skip-forward), ,/. back/forward 5 s, ↑/↓ volume, n/p next/previous \
+            in the queue, m mark played and go on, q quit.
+
+            The position is saved every 2 seconds and on every way out (q, the end, SIGINT, \
+            SIGTERM, SIGHUP). The end of an episode marks it played, takes it off the queue and \
+            plays the next one.
+            """,
+        positionals: [episode], options: [device, from, duration, volume])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let start = try arguments.value(from, as: "a time (seconds, MM:SS or H:MM:SS)", PlaybackTime.parse)
+        let limit = try arguments.value(duration, as: "a time (seconds, MM:SS or H:MM:SS)", PlaybackTime.parse)
+        let volume = try arguments.value(volume, as: "a volume from 0 to 100") { text in
+            Int(text).flatMap { SoftwareVolume.range.contains($0) ? $0 : nil }
+        }
+        let config = try context.config()
+        let library = try context.library()
+        let playlist = try self.playlist(arguments[episode], library: library)
+        let session = PlaySession(
+            library: library, output: context.output,
+            device: arguments[device] ?? context.environment["PODCLI_DEVICE"] ?? config.device ?? "default",
+            keymap: Keymap(skipBack: config.skipBack, skipForward: config.skipForward))
+        let reason = try session.run(
+            playlist, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
+        if case .signal(let number) = reason { throw TerminatedBySignal(number: number) }
+    }
+
+    /// The episode asked for, then the rest of the queue; or the queue.
+    private static func playlist(_ reference: String?, library: Library) throws -> [Episode] {
+        let queue = try library.queue()
+        guard let reference else {
+            guard !queue.isEmpty else {
+                throw CommandFailure(
+                    description: "the queue is empty: play an episode with 'podcli play ID', "
+                        + "or queue some with 'podcli queue add ID'",
+                    exitCode: .notFound)
+            }
+            return queue
+        }
+        let episode = try library.episode(matching: reference)
+        guard episode.state == .downloaded else {
+            throw CommandFailure(
+                description: "#\(episode.id) is not downloaded (\(episode.state.rawValue)): "
+                    + "'podcli fetch \(episode.sourceURL)' downloads it",
+                exitCode: .notFound)
+        }
+        return [episode] + queue.filter { $0.id != episode.id }
+    }
+}
+
+/// podcli was stopped by SIGINT, SIGTERM or SIGHUP after saving its state: it exits with
+/// 128 + the signal's number, as a shell reports a process killed by that signal.
+struct TerminatedBySignal: Error {
+    let number: Int32
+}

@@ -1,0 +1,184 @@
+import Dispatch
+import EpisodeStore
+import Foundation
+import Playback
+import Terminal
+
+/// One `podcli play`: the episodes to play in turn, the device, the keys and signals that
+/// become player commands, the now-playing display, and the positions saved as it goes.
+final class PlaySession {
+    private let library: Library
+    private let deviceName: String
+    private let keymap: Keymap
+    private let commands = CommandQueue()
+    private let display: NowPlayingDisplay
+    private let terminal: TerminalMode?
+
+    /// How often the position is written while playing: a `kill -9` loses at most this much
+    /// (plus the device's buffer).
+    static let saveInterval = 2.0
+
+    init(library: Library, output: Output, device: String, keymap: Keymap) {
+        self.library = library
+        self.deviceName = device
+        self.keymap = keymap
+        self.terminal = TerminalMode(descriptor: STDIN_FILENO)
+        self.display = NowPlayingDisplay(output: output)
+    }
+
+    /// Plays `playlist` from its first episode; returns why it stopped.
+    /// - Parameters:
+    ///   - start: seconds to start the first episode at (default: where it was left).
+    ///   - limit: seconds of audio to play in all (`--for`).
+    func run(_ playlist: [Episode], from start: Double?, limit: Double?, engine: PlaybackEngine) throws -> StopReason {
+        let signals = listenForSignals()
+        defer { for source in signals { source.cancel() } }
+        if let terminal {
+            try terminal.enterRaw()
+            readKeys()
+        }
+        defer { terminal?.restore() }
+        defer { display.finish() }
+
+        var output: ALSAOutput?
+        var engine = engine
+        var remaining = limit
+        var index = 0
+        var startAt = start
+        while index < playlist.count {
+            let episode = playlist[index]
+            let decoder = try Decoder(path: try audioPath(of: episode))
+            let startFrame = try startFrame(of: episode, decoder: decoder, requested: startAt)
+            startAt = nil
+            try decoder.seek(toFrame: startFrame)
+            if output?.format != decoder.format {
+                output = nil
+                output = try ALSAOutput(device: deviceName, format: decoder.format)
+            }
+            let player = Player(
+                decoder: decoder, output: output!, commands: commands, engine: engine,
+                limit: remaining.map { Int(($0 * Double(decoder.format.sampleRate)).rounded()) })
+            let reason = try play(episode, with: player)
+            engine = PlaybackEngine(volume: player.engine.volume)
+            remaining = remaining.map { $0 - Double(player.position - startFrame) / Double(decoder.format.sampleRate) }
+
+            switch reason {
+            case .endOfEpisode, .markedPlayed:
+                try library.markPlayed(episode)
+                _ = try library.dequeue(episode)
+                display.note("Played #\(episode.id) \(episode.title)")
+                index += 1
+            case .next:
+                index += 1
+            case .previous:
+                // Before the first episode there is nothing: start this one again.
+                if index == 0 { startAt = 0 } else { index -= 1 }
+            case .limitReached, .quit, .signal:
+                return reason
+            }
+        }
+        return .endOfEpisode
+    }
+
+    /// Plays one episode, saving its position as it goes and whatever way it stops.
+    private func play(_ episode: Episode, with player: Player) throws -> StopReason {
+        let podcast = try episode.feedID.flatMap { try library.feed(id: $0) }?.title
+        var lastSave = DispatchTime.now()
+        do {
+            let reason = try player.play { status in
+                display.show(status, title: episode.title, podcast: podcast, episodeID: episode.id)
+                let now = DispatchTime.now()
+                if status.event != nil
+                    || now.uptimeNanoseconds - lastSave.uptimeNanoseconds >= UInt64(Self.saveInterval * 1e9)
+                {
+                    lastSave = now
+                    try? save(status.position, of: episode, sampleRate: status.sampleRate)
+                }
+            }
+            return reason
+        } catch {
+            try? save(player.position, of: episode, sampleRate: player.format.sampleRate)
+            throw error
+        }
+    }
+
+    private func save(_ frame: Int, of episode: Episode, sampleRate: Int) throws {
+        try library.setPlaybackState(
+            PlaybackState(positionMilliseconds: frame * 1000 / sampleRate, played: false), of: episode)
+    }
+
+    private func audioPath(of episode: Episode) throws -> String {
+        guard let file = try library.files(of: episode).first else {
+            throw CommandFailure(
+                description: "#\(episode.id) has no downloaded file: 'podcli fetch \(episode.sourceURL)' downloads it",
+                exitCode: .notFound)
+        }
+        return library.path(of: file)
+    }
+
+    /// Where to start: `requested`, else where the episode was left (the start once played, or
+    /// when it was left within a second of its end).
+    private func startFrame(of episode: Episode, decoder: Decoder, requested: Double?) throws -> Int {
+        let rate = Double(decoder.format.sampleRate)
+        if let requested { return Int((requested * rate).rounded()) }
+        let state = try library.playbackState(of: episode)
+        guard !state.played else { return 0 }
+        let frame = state.positionMilliseconds * decoder.format.sampleRate / 1000
+        if let count = decoder.frameCount, frame >= count - Int(rate) { return 0 }
+        return frame
+    }
+
+    /// SIGINT, SIGTERM and SIGHUP stop the player, which saves the position first; SIGWINCH
+    /// redraws the now-playing line at the new width.
+    private func listenForSignals() -> [any DispatchSourceSignal] {
+        let commands = commands
+        return [SIGINT, SIGTERM, SIGHUP, SIGWINCH].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { commands.post(number == SIGWINCH ? .redraw : .signal(number)) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Reads keys from the terminal on a thread of their own, for as long as the process lives.
+    private func readKeys() {
+        let commands = commands
+        let keymap = keymap
+        Thread.detachNewThread {
+            var decoder = KeyDecoder()
+            var bytes = [UInt8](repeating: 0, count: 64)
+            while true {
+                let count = read(STDIN_FILENO, &bytes, bytes.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return }
+                for key in decoder.decode(bytes[..<count]) {
+                    if let command = keymap.command(for: key) { commands.post(command) }
+                }
+            }
+        }
+    }
+}
+
+/// What each key does while playing.
+struct Keymap: Sendable {
+    var skipBack: Double
+    var skipForward: Double
+
+    func command(for key: Key) -> PlayerCommand? {
+        switch key {
+        case .space: return .togglePause
+        case .left: return .seek(by: -skipBack)
+        case .right: return .seek(by: skipForward)
+        case .character(","): return .seek(by: -5)
+        case .character("."): return .seek(by: 5)
+        case .up: return .changeVolume(by: 5)
+        case .down: return .changeVolume(by: -5)
+        case .character("n"): return .next
+        case .character("p"): return .previous
+        case .character("m"): return .markPlayed
+        case .character("q"): return .quit
+        default: return nil
+        }
+    }
+}
