@@ -128,6 +128,8 @@ public final class Decoder {
     /// Moves to PCM frame `frame` (clamped to the end): the next `read` starts exactly there.
     public func seek(toFrame frame: Int) throws(DecoderError) {
         let target = frameCount.map { min(max(0, frame), $0) } ?? max(0, frame)
+        // Staying put keeps the decoder's state as it is (see `init` on seeks and rounding).
+        guard target != position else { return }
         guard mpg123_seek(handle, target, SEEK_SET) >= 0 else {
             throw .seeking(path: path, reason: String(cString: mpg123_strerror(handle)))
         }

@@ -63,6 +63,7 @@ public final class Player {
             byteCount: Self.chunkFrames * decoder.format.bytesPerFrame, alignment: 16)
         defer { buffer.deallocate() }
         var decodeFailures = 0
+        var decodedAny = false
         var lastReport = DispatchTime.now()
         func send(_ event: PlayerEvent?) {
             lastReport = DispatchTime.now()
@@ -94,11 +95,18 @@ public final class Player {
                     into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<(frames * decoder.format.bytesPerFrame)]))
                 decodeFailures = 0
             } catch {
+                // libmpg123 resyncs past a bad frame: warn once per bad stretch and go on. When it
+                // keeps failing, the rest of the file is not audio: the episode ends there, unless
+                // nothing at all could be played.
                 decodeFailures += 1
-                if decodeFailures >= Self.maxConsecutiveDecodeFailures { throw error }
-                send(.skippedCorruptAudio(at: written, reason: error.reason))
+                if decodeFailures == 1 { send(.skippedCorruptAudio(at: written, reason: error.reason)) }
+                if decodeFailures >= Self.maxConsecutiveDecodeFailures {
+                    guard decodedAny else { throw error }
+                    engine.finish(.endOfEpisode)
+                }
                 continue
             }
+            decodedAny = decodedAny || count > 0
             if count == 0 {
                 engine.finish(.endOfEpisode)
                 continue

@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Playback
+
+/// The player on a real ALSA device: the `file` plugin in front of `null` records every byte that
+/// would reach the speaker, which is compared with `mpg123 -s` decoding the same file.
+@Suite(.enabled(if: DecoderTests.mpg123Present, "mpg123 is not installed"))
+struct PlayerTests {
+    /// A capture device in a temporary directory, and what it recorded.
+    struct Capture {
+        let directory: TemporaryDirectory
+        var path: String { directory.appending("capture.raw").path }
+        var device: String { "file:'\(path)',raw" }
+
+        init() throws { directory = try TemporaryDirectory() }
+
+        func recorded() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+    }
+
+    /// An ALSA output that also lets a test act after a given number of writes, the way a user
+    /// presses a key while the sound plays.
+    final class WatchedOutput: AudioOutput {
+        let device: ALSAOutput
+        var writes = 0
+        var framesWritten = 0
+        var pauses: [PauseEffect] = []
+        var onWrite: (WatchedOutput) -> Void = { _ in }
+
+        init(_ device: ALSAOutput) { self.device = device }
+
+        var format: AudioFormat { device.format }
+        var deviceName: String { device.deviceName }
+        var unplayedFrames: Int { device.unplayedFrames }
+
+        func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) {
+            try device.write(pcm)
+            writes += 1
+            framesWritten += pcm.count / format.bytesPerFrame
+            onWrite(self)
+        }
+
+        func pause() throws(OutputError) -> PauseEffect {
+            let effect = try device.pause()
+            pauses.append(effect)
+            return effect
+        }
+
+        func resume() throws(OutputError) { try device.resume() }
+        func discard() { device.discard() }
+        func drain() { device.drain() }
+    }
+
+    static let stereo = fixture("tone-44k-stereo.mp3").path
+
+    /// Plays `path` from `frame` on a capture device and returns why it stopped and what was heard.
+    static func play(
+        _ path: String, from frame: Int = 0, volume: Int = 100, limit: Int? = nil,
+        commands: CommandQueue = CommandQueue(), watch: @escaping (WatchedOutput) -> Void = { _ in }
+    ) throws -> (reason: StopReason, heard: Data, output: WatchedOutput, position: Int, events: [PlayerEvent]) {
+        let capture = try Capture()
+        let decoder = try Decoder(path: path)
+        try decoder.seek(toFrame: frame)
+        let output = WatchedOutput(try ALSAOutput(device: capture.device, format: decoder.format))
+        output.onWrite = watch
+        let player = Player(
+            decoder: decoder, output: output, commands: commands, engine: PlaybackEngine(volume: volume), limit: limit)
+        var events: [PlayerEvent] = []
+        let reason = try player.play { status in status.event.map { events.append($0) } }
+        return (reason, try capture.recorded(), output, player.position, events)
+    }
+
+    @Test func playsAWholeFileExactlyAsMpg123DecodesIt() throws {
+        let played = try Self.play(Self.stereo)
+        #expect(played.reason == .endOfEpisode)
+        #expect(played.heard == (try DecoderTests.reference(Self.stereo)))
+    }
+
+    @Test(arguments: [1, 44_100, 100_001])
+    func startingFromASavedPositionPlaysExactlyTheRest(frame: Int) throws {
+        let played = try Self.play(Self.stereo, from: frame)
+        #expect(played.heard == (try DecoderTests.reference(Self.stereo)).dropFirst(frame * 4))
+    }
+
+    @Test func playingForADurationStopsAfterExactlyThatMuchAudio() throws {
+        let played = try Self.play(Self.stereo, from: 1_000, limit: 44_100)
+        #expect(played.reason == .limitReached)
+        #expect(played.position == 45_100)
+        #expect(played.heard == (try DecoderTests.reference(Self.stereo)).dropFirst(4_000).prefix(44_100 * 4))
+    }
+
+    /// ALSA's null device cannot hold its buffer, so pause drops it and resume decodes what was
+    /// dropped again: across the pause there is no gap and no repeat.
+    @Test func pauseAndResumeLoseNothingAndRepeatNothing() throws {
+        let commands = CommandQueue()
+        let played = try Self.play(Self.stereo, commands: commands) { output in
+            guard output.writes == 10 else { return }
+            commands.post(.pause)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { commands.post(.resume) }
+        }
+        #expect(played.output.pauses.count == 1)
+        #expect(played.reason == .endOfEpisode)
+        #expect(played.heard == (try DecoderTests.reference(Self.stereo)))
+    }
+
+    @Test func aSeekLandsOnItsTargetSample() throws {
+        let commands = CommandQueue()
+        var framesBeforeSeek = 0
+        let played = try Self.play(Self.stereo, commands: commands) { output in
+            guard output.writes == 5 else { return }
+            framesBeforeSeek = output.framesWritten
+            commands.post(.setPosition(2))
+        }
+        let reference = try DecoderTests.reference(Self.stereo)
+        #expect(played.heard == reference.prefix(framesBeforeSeek * 4) + reference.dropFirst(88_200 * 4))
+    }
+
+    @Test func quittingStopsAtOnceAndKnowsWhereTheListenerIs() throws {
+        let commands = CommandQueue()
+        let played = try Self.play(Self.stereo, commands: commands) { output in
+            if output.writes == 3 { commands.post(.quit) }
+        }
+        #expect(played.reason == .quit)
+        #expect(played.position == played.output.framesWritten - played.output.unplayedFrames)
+        #expect(played.position > 0 && played.position < 132_300)
+    }
+
+    @Test func volumeScalesEverySampleAndFullVolumeLeavesThemUntouched() throws {
+        let reference = DecoderTests.samples(try DecoderTests.reference(Self.stereo))
+        let half = DecoderTests.samples(try Self.play(Self.stereo, volume: 50).heard)
+        #expect(half.count == reference.count)
+        // Cubic: 50% is an eighth of the amplitude.
+        #expect(zip(half, reference).allSatisfy { Int($0) == (Int($1) * 8_192) >> 16 })
+        #expect(half.map { abs(Int($0)) }.max()! < reference.map { abs(Int($0)) }.max()! / 4)
+    }
+
+    @Test func aDeviceThatDoesNotExistIsNamedWithTheWayToChooseAnother() {
+        #expect(throws: OutputError.self) {
+            try ALSAOutput(device: "podcli_no_such_device", format: AudioFormat(sampleRate: 44_100, channels: 2))
+        }
+        let message = OutputError.noDevice(name: "default", reason: "No such file or directory").description
+        #expect(message.contains("--device"))
+        #expect(message.contains("'--device null' plays silently"))
+    }
+}
