@@ -1,0 +1,159 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `podcli play` end to end: the built podcli plays downloaded episodes on an ALSA capture device
+/// (the `file` plugin in front of `null`), and what reached the device is compared with
+/// `mpg123 -s` decoding the same file.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mpg123"), "mpg123 is not installed"))
+struct PlayCommandTests {
+    /// A library with the project's fixtures downloaded, and a capture device of its own.
+    struct Library {
+        let t: CLITestCase
+        let captures: TemporaryDirectory
+
+        init() throws {
+            t = try CLITestCase()
+            captures = try TemporaryDirectory(prefix: "podcli-capture")
+        }
+
+        /// Serves and fetches a fixture; returns its episode number.
+        func download(_ fixtureName: String) throws -> String {
+            let data = try Data(contentsOf: fixture(fixtureName))
+            let fetch = try t.run(["fetch", try t.source(fixtureName, data: data).url, "--json"])
+            guard fetch.status == 0 else { throw TestSupportError("fetch failed: \(fetch)") }
+            let record = try JSONSerialization.jsonObject(with: fetch.stdoutData) as! [String: Any]
+            return "\(record["id"] as! Int)"
+        }
+
+        /// An ALSA device string recording to `<captures>/<name>_<rate>_<channels>.raw`, a new
+        /// file for each format (the `file` plugin expands %r and %c).
+        func device(_ name: String = "capture") -> String {
+            "file:'\(captures.path)/\(name)_%r_%c.raw',raw"
+        }
+
+        func captured(_ name: String = "capture", rate: Int = 44_100, channels: Int = 2) throws -> Data {
+            try Data(contentsOf: captures.appending("\(name)_\(rate)_\(channels).raw"))
+        }
+
+        func play(_ arguments: [String], device: String? = nil) throws -> ProcessResult {
+            try t.run(["play"] + arguments + ["--device", device ?? self.device()])
+        }
+    }
+
+    static func reference(_ fixtureName: String) throws -> Data {
+        let result = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/mpg123"), arguments: ["-q", "-s", fixture(fixtureName).path],
+            environment: ProcessInfo.processInfo.environment
+        ).waitUntilExit()
+        return result.stdoutData
+    }
+
+    static let stereo = "tone-44k-stereo.mp3"
+    static let mono = "noise-22k-mono.mp3"
+    /// Bytes in one second of the stereo fixture.
+    static let second = 44_100 * 4
+
+    @Test func playsTheWholeEpisodeExactlyAndMarksItPlayed() throws {
+        let library = try Library()
+        let id = try library.download(Self.stereo)
+        let play = try library.play([id])
+        #expect(play.status == 0, "\(play)")
+        #expect(play.stdout == "Playing #\(id) tone-44k-stereo from 0:00 of 0:03\nPlayed #\(id) tone-44k-stereo\n")
+        #expect(play.stderr.isEmpty)
+        #expect(try library.captured() == (try Self.reference(Self.stereo)))
+        let record = try library.t.show(id)
+        #expect(record["played"] as? Bool == true)
+        #expect(record["position"] as? Double == 0)
+    }
+
+    @Test func resumesExactlyWhereItWasLeft() throws {
+        let library = try Library()
+        let id = try library.download(Self.stereo)
+        let first = try library.play([id, "--for", "1.5"], device: library.device("first"))
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout.hasSuffix("Stopped at 0:01 of 0:03\n"))
+        #expect(try library.t.show(id)["position"] as? Double == 1.5)
+        #expect(try library.t.show(id)["played"] as? Bool == false)
+
+        let second = try library.play([id], device: library.device("second"))
+        #expect(second.status == 0, "\(second)")
+        #expect(second.stdout.hasPrefix("Playing #\(id) tone-44k-stereo from 0:01 of 0:03\n"))
+        let reference = try Self.reference(Self.stereo)
+        #expect(try library.captured("first") == reference.prefix(Self.second * 3 / 2))
+        #expect(try library.captured("second") == reference.dropFirst(Self.second * 3 / 2))
+    }
+
+    @Test(arguments: [("2", 2.0), ("0:02", 2.0), ("0:00:01.25", 1.25)])
+    func fromStartsAtTheTimeGiven(time: String, seconds: Double) throws {
+        let library = try Library()
+        let id = try library.download(Self.stereo)
+        #expect(try library.play([id, "--for", "1"]).status == 0)
+        let play = try library.play([id, "--from", time], device: library.device("from"))
+        #expect(play.status == 0, "\(play)")
+        let skipped = Int(seconds * 44_100) * 4
+        #expect(try library.captured("from") == (try Self.reference(Self.stereo)).dropFirst(skipped))
+    }
+
+    @Test(arguments: ["1:99", "abc", "-5", "1::2"])
+    func aTimeThatIsNotOneIsAUsageError(time: String) throws {
+        let library = try Library()
+        let id = try library.download(Self.stereo)
+        let play = try library.play([id, "--from", time])
+        #expect(play.status == 64)
+        #expect(play.stderr.contains("'\(time)'"))
+    }
+
+    @Test func withNoSoundDeviceSaysSoInOneLineAndHowToChooseOne() throws {
+        let library = try Library()
+        let id = try library.download(Self.stereo)
+        let play = try library.play([id], device: "podcli_no_such_device")
+        #expect(play.status == 69)
+        #expect(
+            play.stderr
+                == "podcli: no sound device: ALSA cannot open 'podcli_no_such_device' (No such file or directory); "
+                + "choose one with --device NAME, PODCLI_DEVICE or 'device = NAME' in the config "
+                + "('--device null' plays silently)\n")
+        #expect(try library.t.show(id)["played"] as? Bool == false)
+    }
+
+    @Test func theDeviceComesFromTheEnvironmentThenTheConfig() throws {
+        let library = try Library()
+        let id = try library.download(Self.stereo)
+        let fromEnvironment = try library.t.run(["play", id], environment: ["PODCLI_DEVICE": library.device("env")])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment)")
+        #expect(try library.captured("env") == (try Self.reference(Self.stereo)))
+
+        _ = try library.t.home.write("device = \(library.device("config"))\n", to: "config")
+        let fromConfig = try library.t.run(["play", id])
+        #expect(fromConfig.status == 0, "\(fromConfig)")
+        #expect(try library.captured("config") == (try Self.reference(Self.stereo)))
+    }
+
+    @Test func withNoEpisodeItPlaysTheQueueInOrderAndEmptiesIt() throws {
+        let library = try Library()
+        let stereo = try library.download(Self.stereo)
+        let mono = try library.download(Self.mono)
+        #expect(try library.t.run(["queue", "add", mono, stereo]).status == 0)
+        let play = try library.play([])
+        #expect(play.status == 0, "\(play)")
+        #expect(
+            play.stdout == """
+                Playing #\(mono) noise-22k-mono from 0:00 of 0:02
+                Played #\(mono) noise-22k-mono
+                Playing #\(stereo) tone-44k-stereo from 0:00 of 0:03
+                Played #\(stereo) tone-44k-stereo
+
+                """)
+        #expect(try library.captured(rate: 22_050, channels: 1) == (try Self.reference(Self.mono)))
+        #expect(try library.captured(rate: 44_100, channels: 2) == (try Self.reference(Self.stereo)))
+        #expect(try library.t.run(["queue", "ls"]).stdout == "The queue is empty.\n")
+    }
+
+    @Test func anEmptyQueueWithNoEpisodeSaysWhatToDo() throws {
+        let library = try Library()
+        let play = try library.play([])
+        #expect(play.status == 66)
+        #expect(play.stderr.contains("the queue is empty"))
+    }
+}
