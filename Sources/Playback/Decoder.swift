@@ -44,15 +44,18 @@ public final class Decoder {
     /// could not tell.
     public let frameCount: Int?
     private let handle: OpaquePointer
+    /// The file being written that this decoder streams, if it is one.
+    private let growingFile: GrowingFile?
 
     public init(path: String) throws(DecoderError) {
         self.path = path
-        (handle, format) = try Self.open(path)
+        growingFile = nil
+        (handle, format) = try Self.open(path, growingFile: nil)
         // The length comes from a full scan (headers only, no decoding), so it is exact for CBR
         // and VBR alike, with a Xing/Info/VBRI header or without. A second handle does the scan:
         // a scanned handle seeks back to the start, and after such a seek libmpg123's synthesis
         // can round a rare sample of MPEG-2/2.5 audio one step differently from a fresh start.
-        let scanner = try? Self.open(path).handle
+        let scanner = try? Self.open(path, growingFile: nil).handle
         if let scanner {
             _ = mpg123_scan(scanner)
             let length = mpg123_length(scanner)
@@ -64,16 +67,40 @@ public final class Decoder {
         }
     }
 
+    /// Streams a file that is still being written (an episode playing while it downloads).
+    /// Reads wait for bytes that are not there yet, until `isComplete` says the writer is done.
+    /// The length is unknown, and seeks go only as far as what is on disk.
+    public init(growingFile path: String, isComplete: @escaping @Sendable () -> Bool) throws(DecoderError) {
+        self.path = path
+        let file = try GrowingFile(path: path, isComplete: isComplete)
+        growingFile = file
+        (handle, format) = try Self.open(path, growingFile: file)
+        frameCount = nil
+    }
+
     /// A handle on `path`, positioned at the start, giving 16-bit PCM at the stream's own rate
     /// and channels (what ALSA and `mpg123 -s` take).
-    private static func open(_ path: String) throws(DecoderError) -> (handle: OpaquePointer, format: AudioFormat) {
+    private static func open(
+        _ path: String, growingFile: GrowingFile?
+    ) throws(DecoderError) -> (handle: OpaquePointer, format: AudioFormat) {
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
             throw .cannotOpen(path: path, reason: String(cString: mpg123_plain_strerror(error)))
         }
         // Quiet: libmpg123 would print its warnings to stderr. Gapless is on by default.
         mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue), 0)
-        guard mpg123_open(handle, path) == MPG123_OK.rawValue else {
+        let opened: Int32
+        if let growingFile {
+            // The end of a growing file is not its end: never look there (for an ID3v1 tag or
+            // the length), but still allow seeks within what has arrived.
+            let flags = Int(MPG123_NO_PEEK_END.rawValue | MPG123_FORCE_SEEKABLE.rawValue)
+            mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0)
+            mpg123_replace_reader_handle(handle, GrowingFile.read, GrowingFile.seek, nil)
+            opened = mpg123_open_handle(handle, Unmanaged.passUnretained(growingFile).toOpaque())
+        } else {
+            opened = mpg123_open(handle, path)
+        }
+        guard opened == MPG123_OK.rawValue else {
             let reason = String(cString: mpg123_strerror(handle))
             mpg123_delete(handle)
             throw .cannotOpen(path: path, reason: reason)
@@ -95,6 +122,16 @@ public final class Decoder {
     deinit {
         mpg123_close(handle)
         mpg123_delete(handle)
+    }
+
+    /// The furthest frame a seek may go to: the end, or for a file still arriving, about as far
+    /// as its bytes on disk reach (estimated from the bytes per frame decoded so far).
+    public var seekableFrames: Int? {
+        guard let growingFile else { return frameCount }
+        let frames = mpg123_tell(handle)
+        let bytes = mpg123_tell_stream(handle)
+        guard frames > 0, bytes > 0 else { return 0 }
+        return max(frames, Int(Double(growingFile.availableBytes) * Double(frames) / Double(bytes)) - 1)
     }
 
     /// The length in seconds, if known.

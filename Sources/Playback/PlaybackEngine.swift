@@ -16,15 +16,16 @@ public enum PlayerEvent: Equatable, Sendable {
 /// The player's state and the rules that change it: commands in, actions out, no I/O, so the
 /// rules can be tested as a table. `Player` owns one and carries out its actions.
 public struct PlaybackEngine: Equatable, Sendable {
-    /// Where an episode is: the frame being heard, its length when known, its sample rate.
+    /// Where an episode is: the frame being heard, how far a seek may go (the end; for a stream,
+    /// what has arrived; nil when there is no telling), its sample rate.
     public struct Timeline: Equatable, Sendable {
         public var position: Int
-        public var frameCount: Int?
+        public var seekableFrames: Int?
         public var sampleRate: Int
 
-        public init(position: Int, frameCount: Int?, sampleRate: Int) {
+        public init(position: Int, seekableFrames: Int?, sampleRate: Int) {
             self.position = position
-            self.frameCount = frameCount
+            self.seekableFrames = seekableFrames
             self.sampleRate = sampleRate
         }
 
@@ -33,7 +34,7 @@ public struct PlaybackEngine: Equatable, Sendable {
 
         func frame(at seconds: Double) -> Int {
             let frame = max(0, Int((seconds * Double(sampleRate)).rounded()))
-            return frameCount.map { min(frame, $0) } ?? frame
+            return seekableFrames.map { min(frame, $0) } ?? frame
         }
     }
 

@@ -125,7 +125,7 @@ public final class Player {
 
     private var timeline: PlaybackEngine.Timeline {
         PlaybackEngine.Timeline(
-            position: position, frameCount: decoder.frameCount, sampleRate: decoder.format.sampleRate)
+            position: position, seekableFrames: decoder.seekableFrames, sampleRate: decoder.format.sampleRate)
     }
 
     private func status(_ event: PlayerEvent?) -> PlayerStatus {

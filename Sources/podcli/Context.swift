@@ -32,14 +32,15 @@ final class Context {
         return library
     }
 
+    /// podcli's download policy.
+    let downloadPolicy = DownloadPolicy(userAgent: "podcli/\(Podcli.version)")
+
     /// A downloader with podcli's policy.
-    func downloader() -> Downloader {
-        Downloader(policy: DownloadPolicy(userAgent: "podcli/\(Podcli.version)"))
-    }
+    func downloader() -> Downloader { Downloader(policy: downloadPolicy) }
 
     /// A feed fetcher: the download policy, but fewer attempts (a feed is fetched again soon).
     func feedFetcher() -> FeedFetcher {
-        var policy = DownloadPolicy(userAgent: "podcli/\(Podcli.version)")
+        var policy = downloadPolicy
         policy.maxAttempts = 3
         return FeedFetcher(policy: policy)
     }

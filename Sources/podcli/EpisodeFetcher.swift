@@ -10,9 +10,11 @@ struct EpisodeFetcher {
     let output: Output
 
     /// Downloads (or resumes) `episode` and records its file.
+    /// - Parameter onResponse: told the path of the partial file as the server starts sending
+    ///   into it (so a player can stream it).
     /// - Throws: `DownloadError` or `StoreError`; the episode is then marked failed, and a
     ///   resumable partial file stays for the next run.
-    func fetch(_ episode: Episode) throws -> EpisodeFile {
+    func fetch(_ episode: Episode, onResponse: (String) -> Void = { _ in }) throws -> EpisodeFile {
         let lock = try library.lock(episode)
         defer { withExtendedLifetime(lock) {} }
         try library.setState(.downloading, of: episode)
@@ -30,6 +32,9 @@ struct EpisodeFetcher {
                 case .waiting(let seconds, let reason):
                     progress.finish()
                     output.note("\(reason); retrying in \(String(format: "%.1f", seconds)) s")
+                case .responseStarted(let partialName, _):
+                    recorder.take(event)
+                    onResponse(library.directory(of: episode) + "/" + partialName)
                 default:
                     recorder.take(event)
                 }

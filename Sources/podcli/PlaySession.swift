@@ -28,9 +28,13 @@ final class PlaySession {
 
     /// Plays `playlist` from its first episode; returns why it stopped.
     /// - Parameters:
+    ///   - stream: an episode of the playlist being downloaded, to play as it arrives.
     ///   - start: seconds to start the first episode at (default: where it was left).
     ///   - limit: seconds of audio to play in all (`--for`).
-    func run(_ playlist: [Episode], from start: Double?, limit: Double?, engine: PlaybackEngine) throws -> StopReason {
+    func run(
+        _ playlist: [Episode], streaming stream: EpisodeStream?, from start: Double?, limit: Double?,
+        engine: PlaybackEngine
+    ) throws -> StopReason {
         let signals = listenForSignals()
         defer { for source in signals { source.cancel() } }
         if let terminal {
@@ -47,7 +51,8 @@ final class PlaySession {
         var startAt = start
         while index < playlist.count {
             let episode = playlist[index]
-            let decoder = try Decoder(path: try audioPath(of: episode))
+            let streaming = stream.flatMap { $0.episode.id == episode.id && !$0.isDone ? $0 : nil }
+            let decoder = try streaming?.openDecoder() ?? Decoder(path: try audioPath(of: episode))
             let startFrame = try startFrame(of: episode, decoder: decoder, requested: startAt)
             startAt = nil
             try decoder.seek(toFrame: startFrame)
@@ -61,6 +66,11 @@ final class PlaySession {
             let reason = try play(episode, with: player)
             engine = PlaybackEngine(volume: player.engine.volume)
             remaining = remaining.map { $0 - Double(player.position - startFrame) / Double(decoder.format.sampleRate) }
+            // A stream also ends where its download failed: that is no end of the episode.
+            if reason == .endOfEpisode, let failure = streaming?.failure {
+                try save(player.position, of: episode, sampleRate: decoder.format.sampleRate)
+                throw failure
+            }
 
             switch reason {
             case .endOfEpisode, .markedPlayed:

@@ -5,7 +5,7 @@ import Testing
 /// The engine's rules as a table: commands in, actions out, no device.
 @Suite struct PlaybackEngineTests {
     /// 10 s into a 60 s episode at 1 kHz (so frames read as milliseconds).
-    static let timeline = PlaybackEngine.Timeline(position: 10_000, frameCount: 60_000, sampleRate: 1_000)
+    static let timeline = PlaybackEngine.Timeline(position: 10_000, seekableFrames: 60_000, sampleRate: 1_000)
 
     @Test func spaceTogglesBetweenPlayingAndPaused() {
         var engine = PlaybackEngine()
@@ -40,7 +40,7 @@ import Testing
 
     @Test func aLiveStreamWithNoLengthSeeksForwardFreely() {
         var engine = PlaybackEngine()
-        let live = PlaybackEngine.Timeline(position: 1_000, frameCount: nil, sampleRate: 1_000)
+        let live = PlaybackEngine.Timeline(position: 1_000, seekableFrames: nil, sampleRate: 1_000)
         #expect(engine.handle(.seek(by: 30), at: live).first == .seek(toFrame: 31_000))
     }
 
@@ -59,7 +59,7 @@ import Testing
         #expect(
             engine.handle(.previous, at: Self.timeline) == [.seek(toFrame: 0), .report(.seeked(from: 10_000, to: 0))])
         #expect(engine.stopReason == nil)
-        let early = PlaybackEngine.Timeline(position: 2_000, frameCount: 60_000, sampleRate: 1_000)
+        let early = PlaybackEngine.Timeline(position: 2_000, seekableFrames: 60_000, sampleRate: 1_000)
         #expect(engine.handle(.previous, at: early).isEmpty)
         #expect(engine.stopReason == .previous)
     }

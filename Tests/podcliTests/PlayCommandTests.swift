@@ -150,6 +150,56 @@ struct PlayCommandTests {
         #expect(try library.t.run(["queue", "ls"]).stdout == "The queue is empty.\n")
     }
 
+    @Test func anAudioURLPlaysAsItDownloadsAndIsRecordedOnceComplete() throws {
+        let library = try Library()
+        let data = try Data(contentsOf: fixture(Self.stereo))
+        let url = try library.t.source("streamed.mp3", data: data).url + "?slow=20000"
+        let play = try library.play([url])
+        #expect(play.status == 0, "\(play)")
+        #expect(play.stdout.hasPrefix("Playing #1 streamed from 0:00\n"))
+        #expect(try library.captured() == (try Self.reference(Self.stereo)))
+        let record = try library.t.show("1")
+        #expect(record["state"] as? String == "downloaded")
+        #expect(record["played"] as? Bool == true)
+        #expect(try library.t.run(["verify"]).status == 0)
+    }
+
+    static let corpusSpeech = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../shared/corpus/audio/jfk-speech-128k.mp3").standardized.path
+
+    /// 84 s of speech (1.3 MB) arriving at 200 kB/s: two seconds are heard long before the
+    /// download ends; quitting leaves a partial download, and playing the URL again resumes both.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: corpusSpeech), "the corpus is not present"))
+    func quittingAStreamKeepsWhatArrivedAndTheNextPlayResumesBoth() throws {
+        let library = try Library()
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.corpusSpeech))
+        let url = try library.t.source("speech.mp3", data: data).url + "?slow=200000"
+        let first = try library.play([url, "--for", "2"], device: library.device("first"))
+        #expect(first.status == 0, "\(first)")
+        #expect(try library.t.show("1")["state"] as? String != "downloaded")
+        #expect(try library.t.show("1")["position"] as? Double == 2)
+
+        let second = try library.play([url], device: library.device("second"))
+        #expect(second.status == 0, "\(second)")
+        let reference = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/mpg123"), arguments: ["-q", "-s", Self.corpusSpeech],
+            environment: ProcessInfo.processInfo.environment
+        ).waitUntilExit().stdoutData
+        #expect(try library.captured("first") == reference.prefix(2 * Self.second))
+        #expect(try library.captured("second") == reference.dropFirst(2 * Self.second))
+        #expect(try library.t.show("1")["state"] as? String == "downloaded")
+        #expect(try library.t.run(["verify"]).status == 0)
+    }
+
+    @Test func aURLThatIsNotAudioFailsClearlyAndRecordsNothingPlayed() throws {
+        let library = try Library()
+        let url = try library.t.source("page.mp3", data: Data("<html><body>hi</body></html>".utf8)).url
+        let play = try library.play([url + "?ctype=text/html"])
+        #expect(play.status == 65, "\(play)")
+        #expect(play.stderr.hasPrefix("podcli: "))
+        #expect(play.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func anEmptyQueueWithNoEpisodeSaysWhatToDo() throws {
         let library = try Library()
         let play = try library.play([])

@@ -1,4 +1,5 @@
 import Arguments
+import Downloads
 import EpisodeStore
 import Foundation
 import Playback
@@ -6,7 +7,9 @@ import Playback
 /// `podcli play [ID]`: plays an episode (or the queue) on an ALSA device, from where it was left.
 enum Play: Command {
     static let episode = Positional(
-        "id", help: "The episode's number or UUID prefix (default: the queue, in order).", isOptional: true)
+        "id|url",
+        help: "The episode's number or UUID prefix, or an audio URL to play while it downloads (default: the queue).",
+        isOptional: true)
     static let device = Option(
         "device", valueName: "name",
         help: "The ALSA device (default: PODCLI_DEVICE, the config's device, else 'default'); 'null' plays silently.")
@@ -22,6 +25,9 @@ enum Play: Command {
             (config: skip-back, skip-forward), ,/. back/forward 5 s, ↑/↓ volume, n/p next/previous \
             in the queue, m mark played and go on, q quit.
 
+            An audio URL plays while it downloads into the episode's directory (as 'fetch' \
+            would download it); seeks go as far as what has arrived.
+
             The position is saved every 2 seconds and on every way out (q, the end, SIGINT, \
             SIGTERM, SIGHUP). The end of an episode marks it played, takes it off the queue and \
             plays the next one.
@@ -36,13 +42,26 @@ enum Play: Command {
         }
         let config = try context.config()
         let library = try context.library()
-        let playlist = try self.playlist(arguments[episode], library: library)
+        var stream: EpisodeStream?
+        let playlist: [Episode]
+        if let url = arguments[episode], url.contains("://") {
+            try DownloadError.checkFetchable(url)
+            let episode =
+                try library.episode(sourceURL: url)
+                ?? library.createEpisode(title: Fetch.defaultTitle(for: url), sourceURL: url, protection: config.protection)
+            if episode.state != .downloaded {
+                stream = EpisodeStream(episode: episode, libraryDirectory: library.directory, policy: context.downloadPolicy)
+            }
+            playlist = [episode] + (try library.queue()).filter { $0.id != episode.id }
+        } else {
+            playlist = try self.playlist(arguments[episode], library: library)
+        }
         let session = PlaySession(
             library: library, output: context.output,
             device: arguments[device] ?? context.environment["PODCLI_DEVICE"] ?? config.device ?? "default",
             keymap: Keymap(skipBack: config.skipBack, skipForward: config.skipForward))
         let reason = try session.run(
-            playlist, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
+            playlist, streaming: stream, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
         if case .signal(let number) = reason { throw TerminatedBySignal(number: number) }
     }
 

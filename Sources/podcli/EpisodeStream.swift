@@ -1,0 +1,83 @@
+import Downloads
+import EpisodeStore
+import Foundation
+import Playback
+import Synchronization
+
+/// An episode played while it downloads (`podcli play URL`). The download runs on a thread of its
+/// own, with its own connection to the library, exactly as `fetch` would run it (resumable,
+/// verified, recorded when complete); the player reads what is already on disk.
+final class EpisodeStream: Sendable {
+    private struct Progress {
+        var partialPath: String?
+        var done = false
+        var failure: CommandFailure?
+    }
+
+    let episode: Episode
+    private let progress = Mutex(Progress())
+
+    /// Bytes on disk before playing starts, unless the download finishes first: enough for
+    /// libmpg123 to find the stream's format past a large ID3 tag.
+    static let startBytes = 256 * 1024
+
+    /// Starts downloading `episode` into the library in `libraryDirectory`.
+    init(episode: Episode, libraryDirectory: String, policy: DownloadPolicy) {
+        self.episode = episode
+        Thread.detachNewThread { [self] in
+            do {
+                let library = try Library(directory: libraryDirectory)
+                let fetcher = EpisodeFetcher(
+                    library: library, downloader: Downloader(policy: policy),
+                    output: Output(quiet: true, stderrIsTerminal: false))
+                let file = try fetcher.fetch(episode) { path in progress.withLock { $0.partialPath = path } }
+                let path = library.path(of: file)
+                progress.withLock {
+                    $0.partialPath = path
+                    $0.done = true
+                }
+            } catch {
+                let failure = CommandFailure(description: "\(error)", exitCode: ExitCode(for: error))
+                progress.withLock {
+                    $0.failure = failure
+                    $0.done = true
+                }
+            }
+        }
+    }
+
+    /// True once the download has ended, complete or not.
+    var isDone: Bool { progress.withLock { $0.done } }
+
+    /// Why the download failed, if it did.
+    var failure: CommandFailure? { progress.withLock { $0.failure } }
+
+    /// Waits until enough has arrived to start playing, and opens the file that is arriving.
+    /// - Throws: the download's failure, when it fails before that.
+    func openDecoder() throws -> Decoder {
+        while true {
+            let path = try waitUntilPlayable()
+            let isComplete: @Sendable () -> Bool = { self.isDone }
+            do {
+                return try Decoder(growingFile: path, isComplete: isComplete)
+            } catch {
+                // Recorded meanwhile: the partial file was renamed to its final name.
+                guard case .cannotOpen = error, access(path, F_OK) != 0 else { throw error }
+            }
+        }
+    }
+
+    private func waitUntilPlayable() throws -> String {
+        while true {
+            let now = progress.withLock { $0 }
+            if let failure = now.failure { throw failure }
+            if let path = now.partialPath, now.done || Self.size(of: path) >= Self.startBytes { return path }
+            usleep(20_000)
+        }
+    }
+
+    private static func size(of path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
+    }
+}
