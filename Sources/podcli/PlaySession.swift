@@ -1,4 +1,5 @@
 import Dispatch
+import Downloads
 import EpisodeStore
 import Foundation
 import Playback
@@ -10,6 +11,8 @@ final class PlaySession {
     private let library: Library
     private let deviceName: String
     private let keymap: Keymap
+    /// For episodes played before they are downloaded.
+    private let downloadPolicy: DownloadPolicy
     private let commands = CommandQueue()
     private let display: NowPlayingDisplay
     private let terminal: TerminalMode?
@@ -18,8 +21,9 @@ final class PlaySession {
     /// (plus the device's buffer).
     static let saveInterval = 2.0
 
-    init(library: Library, output: Output, device: String, keymap: Keymap) {
+    init(library: Library, output: Output, device: String, keymap: Keymap, downloadPolicy: DownloadPolicy) {
         self.library = library
+        self.downloadPolicy = downloadPolicy
         self.deviceName = device
         self.keymap = keymap
         self.terminal = TerminalMode(descriptor: STDIN_FILENO)
@@ -28,12 +32,10 @@ final class PlaySession {
 
     /// Plays `playlist` from its first episode; returns why it stopped.
     /// - Parameters:
-    ///   - stream: an episode of the playlist being downloaded, to play as it arrives.
     ///   - start: seconds to start the first episode at (default: where it was left).
     ///   - limit: seconds of audio to play in all (`--for`).
     func run(
-        _ playlist: [Episode], streaming stream: EpisodeStream?, from start: Double?, limit: Double?,
-        engine: PlaybackEngine
+        _ playlist: [Episode], from start: Double?, limit: Double?, engine: PlaybackEngine
     ) throws -> StopReason {
         let signals = listenForSignals()
         defer { for source in signals { source.cancel() } }
@@ -51,8 +53,9 @@ final class PlaySession {
         var startAt = start
         while index < playlist.count {
             let episode = playlist[index]
-            let streaming = stream.flatMap { $0.episode.id == episode.id && !$0.isDone ? $0 : nil }
-            let decoder = try streaming?.openDecoder() ?? Decoder(path: try audioPath(of: episode))
+            let file = try library.files(of: episode).first
+            let streaming = file == nil ? try stream(episode) : nil
+            let decoder = try streaming?.openDecoder() ?? Decoder(path: library.path(of: file!))
             let startFrame = try startFrame(of: episode, decoder: decoder, requested: startAt)
             startAt = nil
             try decoder.seek(toFrame: startFrame)
@@ -117,13 +120,11 @@ final class PlaySession {
             PlaybackState(positionMilliseconds: frame * 1000 / sampleRate, played: false), of: episode)
     }
 
-    private func audioPath(of episode: Episode) throws -> String {
-        guard let file = try library.files(of: episode).first else {
-            throw CommandFailure(
-                description: "#\(episode.id) has no downloaded file: 'podcli fetch \(episode.sourceURL)' downloads it",
-                exitCode: .notFound)
-        }
-        return library.path(of: file)
+    /// Starts downloading an episode that has no file yet, to play it as it arrives.
+    private func stream(_ episode: Episode) throws -> EpisodeStream {
+        try DownloadError.checkFetchable(episode.sourceURL)
+        display.note("Streaming #\(episode.id) \(episode.title) from \(episode.sourceURL)")
+        return EpisodeStream(episode: episode, libraryDirectory: library.directory, policy: downloadPolicy)
     }
 
     /// Where to start: `requested`, else where the episode was left (the start once played, or

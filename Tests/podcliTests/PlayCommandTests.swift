@@ -156,7 +156,7 @@ struct PlayCommandTests {
         let url = try library.t.source("streamed.mp3", data: data).url + "?slow=20000"
         let play = try library.play([url])
         #expect(play.status == 0, "\(play)")
-        #expect(play.stdout.hasPrefix("Playing #1 streamed from 0:00\n"))
+        #expect(play.stdout.hasPrefix("Streaming #1 streamed from \(url)\nPlaying #1 streamed from 0:00\n"))
         #expect(try library.captured() == (try Self.reference(Self.stereo)))
         let record = try library.t.show("1")
         #expect(record["state"] as? String == "downloaded")
@@ -198,6 +198,31 @@ struct PlayCommandTests {
         #expect(play.status == 65, "\(play)")
         #expect(play.stderr.hasPrefix("podcli: "))
         #expect(play.stderr.split(separator: "\n").count == 1)
+    }
+
+    /// A feed's episode that is queued but not downloaded streams when its turn comes.
+    @Test func aQueuedEpisodeNotYetDownloadedStreamsInItsTurn() throws {
+        let library = try Library()
+        let downloaded = try library.download(Self.stereo)
+        let world = try FeedCommandTests.World()
+        let data = try Data(contentsOf: fixture(Self.mono))
+        var item = world.item(1)
+        item.url = try library.t.source("mono.mp3", data: data).url
+        item.length = data.count
+        let feed = try world.serve("feed.xml", FeedCommandTests.rss(title: "Noise", items: [item]))
+        #expect(try library.t.run(["fetch", feed]).status == 0)
+        let listed = try library.t.run(["list", "noise", "--json"])
+        let episodes = try JSONSerialization.jsonObject(with: listed.stdoutData) as! [[String: Any]]
+        let streamed = "\(episodes[0]["id"] as! Int)"
+        #expect(try library.t.run(["queue", "add", streamed]).status == 0)
+
+        let play = try library.play([downloaded])
+        #expect(play.status == 0, "\(play)")
+        #expect(play.stdout.contains("Streaming #\(streamed) Episode 1 from \(item.url)\n"))
+        #expect(try library.captured(rate: 44_100, channels: 2) == (try Self.reference(Self.stereo)))
+        #expect(try library.captured(rate: 22_050, channels: 1) == (try Self.reference(Self.mono)))
+        #expect(try library.t.show(streamed)["state"] as? String == "downloaded")
+        #expect(try library.t.show(streamed)["played"] as? Bool == true)
     }
 
     @Test func anEmptyQueueWithNoEpisodeSaysWhatToDo() throws {

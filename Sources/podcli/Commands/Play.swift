@@ -8,7 +8,7 @@ import Playback
 enum Play: Command {
     static let episode = Positional(
         "id|url",
-        help: "The episode's number or UUID prefix, or an audio URL to play while it downloads (default: the queue).",
+        help: "The episode's number or UUID prefix, or an audio URL (default: the queue).",
         isOptional: true)
     static let device = Option(
         "device", valueName: "name",
@@ -25,8 +25,8 @@ enum Play: Command {
             (config: skip-back, skip-forward), ,/. back/forward 5 s, ↑/↓ volume, n/p next/previous \
             in the queue, m mark played and go on, q quit.
 
-            An audio URL plays while it downloads into the episode's directory (as 'fetch' \
-            would download it); seeks go as far as what has arrived.
+            An episode not downloaded yet (or an audio URL) plays while it downloads into its \
+            directory, as 'fetch' would download it; seeks go as far as what has arrived.
 
             The position is saved every 2 seconds and on every way out (q, the end, SIGINT, \
             SIGTERM, SIGHUP). The end of an episode marks it played, takes it off the queue and \
@@ -42,31 +42,19 @@ enum Play: Command {
         }
         let config = try context.config()
         let library = try context.library()
-        var stream: EpisodeStream?
-        let playlist: [Episode]
-        if let url = arguments[episode], url.contains("://") {
-            try DownloadError.checkFetchable(url)
-            let episode =
-                try library.episode(sourceURL: url)
-                ?? library.createEpisode(title: Fetch.defaultTitle(for: url), sourceURL: url, protection: config.protection)
-            if episode.state != .downloaded {
-                stream = EpisodeStream(episode: episode, libraryDirectory: library.directory, policy: context.downloadPolicy)
-            }
-            playlist = [episode] + (try library.queue()).filter { $0.id != episode.id }
-        } else {
-            playlist = try self.playlist(arguments[episode], library: library)
-        }
+        let playlist = try self.playlist(arguments[episode], library: library, protection: config.protection)
         let session = PlaySession(
             library: library, output: context.output,
             device: arguments[device] ?? context.environment["PODCLI_DEVICE"] ?? config.device ?? "default",
-            keymap: Keymap(skipBack: config.skipBack, skipForward: config.skipForward))
-        let reason = try session.run(
-            playlist, streaming: stream, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
+            keymap: Keymap(skipBack: config.skipBack, skipForward: config.skipForward),
+            downloadPolicy: context.downloadPolicy)
+        let reason = try session.run(playlist, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
         if case .signal(let number) = reason { throw TerminatedBySignal(number: number) }
     }
 
-    /// The episode asked for, then the rest of the queue; or the queue.
-    private static func playlist(_ reference: String?, library: Library) throws -> [Episode] {
+    /// The episode asked for (by number, UUID prefix or audio URL: a new URL is a new episode),
+    /// then the rest of the queue; or the queue.
+    private static func playlist(_ reference: String?, library: Library, protection: Protection) throws -> [Episode] {
         let queue = try library.queue()
         guard let reference else {
             guard !queue.isEmpty else {
@@ -77,12 +65,15 @@ enum Play: Command {
             }
             return queue
         }
-        let episode = try library.episode(matching: reference)
-        guard episode.state == .downloaded else {
-            throw CommandFailure(
-                description: "#\(episode.id) is not downloaded (\(episode.state.rawValue)): "
-                    + "'podcli fetch \(episode.sourceURL)' downloads it",
-                exitCode: .notFound)
+        let episode: Episode
+        if reference.contains("://") {
+            try DownloadError.checkFetchable(reference)
+            episode =
+                try library.episode(sourceURL: reference)
+                ?? library.createEpisode(
+                    title: Fetch.defaultTitle(for: reference), sourceURL: reference, protection: protection)
+        } else {
+            episode = try library.episode(matching: reference)
         }
         return [episode] + queue.filter { $0.id != episode.id }
     }
