@@ -1,3 +1,4 @@
+import EpisodeStore
 import Foundation
 import Playback
 import Terminal
@@ -12,21 +13,24 @@ final class NowPlayingDisplay {
 
     init(output: Output) { self.output = output }
 
-    func show(_ status: PlayerStatus, title: String, podcast: String?, episodeID: Int) {
+    /// - Parameter podcast: the title of the episode's feed, if it has one.
+    func show(_ status: PlayerStatus, of episode: Episode, podcast: String?) {
         if case .skippedCorruptAudio(let frame, let reason) = status.event {
             clearLine()
             output.error(
-                "warning: #\(episodeID): skipped audio that cannot be decoded at \(clock(frame, status)): \(reason)")
+                "warning: #\(episode.id): skipped audio that cannot be decoded at \(clock(frame, status)): \(reason)")
         }
+        // While a stream arrives its length is unknown; the feed's word for it is the next best.
+        let duration = status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 }
         if isTerminal {
             guard !output.quiet else { return }
             let info = NowPlaying(
-                podcast: podcast, title: title, elapsed: status.seconds, duration: status.duration,
+                podcast: podcast, title: episode.title, elapsed: status.seconds, duration: duration,
                 volume: status.volume, state: status.isPaused ? "paused" : "playing")
             let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80
             output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K")
             lineShown = true
-        } else if let line = eventLine(status, title: title, podcast: podcast, episodeID: episodeID) {
+        } else if let line = eventLine(status, of: episode, podcast: podcast, duration: duration) {
             output.print(line)
         }
     }
@@ -50,18 +54,18 @@ final class NowPlayingDisplay {
         lineShown = false
     }
 
-    private func eventLine(_ status: PlayerStatus, title: String, podcast: String?, episodeID: Int) -> String? {
+    private func eventLine(_ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?) -> String? {
         let at = clock(status.position, status)
-        let of = status.duration.map { " of " + NowPlayingLine.clock($0) } ?? ""
+        let of = duration.map { " of " + NowPlayingLine.clock($0) } ?? ""
         switch status.event {
         case .started?:
-            return "Playing #\(episodeID) " + (podcast.map { "\($0) — " } ?? "") + title + " from \(at)\(of)"
+            return "Playing #\(episode.id) " + (podcast.map { "\($0) — " } ?? "") + episode.title + " from \(at)\(of)"
         case .paused?: return "Paused at \(at)"
         case .resumed?: return "Resumed at \(at)"
         case .seeked(_, let to)?: return "Seeked to \(clock(to, status))"
         case .volumeChanged(let volume)?: return "Volume \(volume)%"
         case .stopped(.endOfEpisode, _)?: return nil
-        case .stopped(.next, _)?: return "Skipped #\(episodeID) at \(at)"
+        case .stopped(.next, _)?: return "Skipped #\(episode.id) at \(at)"
         case .stopped(_, _)?: return "Stopped at \(at)\(of)"
         case .skippedCorruptAudio?, .redraw?, nil: return nil
         }

@@ -99,7 +99,7 @@ final class PlaySession {
         var lastSave = DispatchTime.now()
         do {
             let reason = try player.play { status in
-                display.show(status, title: episode.title, podcast: podcast, episodeID: episode.id)
+                display.show(status, of: episode, podcast: podcast)
                 let now = DispatchTime.now()
                 if status.event != nil
                     || now.uptimeNanoseconds - lastSave.uptimeNanoseconds >= UInt64(Self.saveInterval * 1e9)
@@ -128,14 +128,13 @@ final class PlaySession {
     }
 
     /// Where to start: `requested`, else where the episode was left (the start once played, or
-    /// when it was left within a second of its end).
+    /// when it was left at its very end).
     private func startFrame(of episode: Episode, decoder: Decoder, requested: Double?) throws -> Int {
-        let rate = Double(decoder.format.sampleRate)
-        if let requested { return Int((requested * rate).rounded()) }
+        if let requested { return Int((requested * Double(decoder.format.sampleRate)).rounded()) }
         let state = try library.playbackState(of: episode)
         guard !state.played else { return 0 }
         let frame = state.positionMilliseconds * decoder.format.sampleRate / 1000
-        if let count = decoder.frameCount, frame >= count - Int(rate) { return 0 }
+        if let count = decoder.frameCount, frame >= count { return 0 }
         return frame
     }
 
