@@ -15,6 +15,19 @@ public final class CommandQueue: Sendable {
         arrived.signal()
     }
 
+    /// True when a command waiting to be taken stops the player (quit, a signal): for waits
+    /// outside the player's loop, such as a stream that has not arrived yet.
+    public var isStopPending: Bool {
+        pending.withLock { pending in
+            pending.contains {
+                switch $0 {
+                case .quit, .signal: return true
+                default: return false
+                }
+            }
+        }
+    }
+
     /// The commands posted so far, oldest first; when there are none, waits up to `timeout`
     /// seconds for one (0: does not wait).
     public func take(waitingUpTo timeout: Double = 0) -> [PlayerCommand] {

@@ -52,12 +52,15 @@ final class EpisodeStream: Sendable {
     /// Why the download failed, if it did.
     var failure: CommandFailure? { progress.withLock { $0.failure } }
 
-    /// Waits until enough has arrived to start playing, and opens the file that is arriving.
+    /// Waits until enough has arrived to start playing, and opens the file that is arriving; nil
+    /// when `stop` (polled while waiting, here and in every read that waits) says to give up.
     /// - Throws: the download's failure, when it fails before that.
-    func openDecoder() throws -> Decoder {
+    func openDecoder(stoppingWhen stop: @escaping @Sendable () -> Bool) throws -> Decoder? {
         while true {
-            let path = try waitUntilPlayable()
-            let isComplete: @Sendable () -> Bool = { self.isDone }
+            guard let path = try waitUntilPlayable(stoppingWhen: stop) else { return nil }
+            // A read that reaches what has arrived waits for more, unless asked to stop: it then
+            // ends the stream early and the player meets the command that stopped it.
+            let isComplete: @Sendable () -> Bool = { self.isDone || stop() }
             do {
                 return try Decoder(growingFile: path, isComplete: isComplete)
             } catch {
@@ -67,13 +70,14 @@ final class EpisodeStream: Sendable {
         }
     }
 
-    private func waitUntilPlayable() throws -> String {
-        while true {
+    private func waitUntilPlayable(stoppingWhen stop: () -> Bool) throws -> String? {
+        while !stop() {
             let now = progress.withLock { $0 }
             if let failure = now.failure { throw failure }
             if let path = now.partialPath, now.done || Self.size(of: path) >= Self.startBytes { return path }
             usleep(20_000)
         }
+        return nil
     }
 
     private static func size(of path: String) -> Int {

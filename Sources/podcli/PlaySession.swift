@@ -55,7 +55,16 @@ final class PlaySession {
             let episode = playlist[index]
             let file = try library.files(of: episode).first
             let streaming = file == nil ? try stream(episode) : nil
-            let decoder = try streaming?.openDecoder() ?? Decoder(path: library.path(of: file!))
+            let decoder: Decoder
+            if let streaming {
+                let commands = commands
+                guard let opened = try streaming.openDecoder(stoppingWhen: { commands.isStopPending }) else {
+                    return commands.take().lazy.compactMap(\.signalNumber).first.map(StopReason.signal) ?? .quit
+                }
+                decoder = opened
+            } else {
+                decoder = try Decoder(path: library.path(of: file!))
+            }
             let startFrame = try startFrame(of: episode, decoder: decoder, requested: startAt)
             startAt = nil
             try decoder.seek(toFrame: startFrame)
@@ -190,5 +199,12 @@ struct Keymap: Sendable {
         case .character("q"): return .quit
         default: return nil
         }
+    }
+}
+
+extension PlayerCommand {
+    fileprivate var signalNumber: Int32? {
+        if case .signal(let number) = self { return number }
+        return nil
     }
 }
