@@ -104,6 +104,42 @@ struct PlayTerminalTests {
         #expect(try player.capture.pacedCaptured() == (try Self.reference.get()).prefix(Int(heard * 44_100) * 4))
     }
 
+    /// `n` leaves the first episode (saving its position) for the next in the queue; `m` marks
+    /// that one played and goes on, so nothing is left to play.
+    @Test func nGoesToTheNextEpisodeAndMMarksOnePlayed() throws {
+        let player = try Player()
+        let second = try player.library.download(PlayCommandTests.mono)
+        #expect(try player.library.t.run(["queue", "add", second]).status == 0)
+        let session = try player.onTerminal()
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.5 })
+        session.type("n")
+        #expect(session.waitForOutput(containing: "noise-22k-mono"))
+        session.type("m")
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        let first = try player.library.t.show(player.id)
+        #expect(first["played"] as? Bool == false)
+        #expect(first["position"] as! Double > 0.4)
+        #expect(try player.library.t.show(second)["played"] as? Bool == true)
+        #expect(try player.library.t.run(["queue", "ls"]).stdout == "The queue is empty.\n")
+    }
+
+    /// ↓ takes the volume from 100% to 95%: the line says so, and the samples after it are
+    /// quieter than the reference (cubic: 0.95³ ≈ 0.857).
+    @Test func downArrowLowersTheVolume() throws {
+        let player = try Player()
+        let session = try player.onTerminal()
+        #expect(session.waitForOutput(containing: "vol 100%"))
+        session.type("\u{1B}[B")
+        #expect(session.waitForOutput(containing: "vol 95%"))
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        let heard = try player.capture.pacedCaptured().withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let reference = try Self.reference.get().withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(heard.count == reference.count)
+        let tail = zip(heard.suffix(44_100), reference.suffix(44_100))
+        #expect(tail.allSatisfy { abs(Int($0)) <= abs(Int($1)) })
+        #expect(tail.contains { $0 != $1 })
+    }
+
     @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
     func aSignalSavesThePositionAndExitsWithItsCode(signal: Int32) throws {
         let player = try Player()
