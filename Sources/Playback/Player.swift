@@ -27,6 +27,8 @@ public final class Player {
     private let limit: Int?
     /// The decoder frame just after the last one written to the output.
     private var written: Int
+    /// Frames written to the output so far, wherever seeks took the decoder.
+    public private(set) var framesPlayed = 0
 
     /// Frames per write: small enough that a key takes effect within ~50 ms.
     static let chunkFrames = 2048
@@ -58,7 +60,6 @@ public final class Player {
     /// - Throws: `DecoderError` when the file cannot be decoded any further, `OutputError` when
     ///   the device fails. `position` stays valid for saving.
     public func play(report: (PlayerStatus) -> Void) throws -> StopReason {
-        let start = written
         let buffer = UnsafeMutableRawBufferPointer.allocate(
             byteCount: Self.chunkFrames * decoder.format.bytesPerFrame, alignment: 16)
         defer { buffer.deallocate() }
@@ -84,7 +85,7 @@ public final class Player {
                 continue
             }
             var frames = Self.chunkFrames
-            if let limit { frames = min(frames, start + limit - written) }
+            if let limit { frames = min(frames, limit - framesPlayed) }
             if frames <= 0 {
                 engine.finish(.limitReached)
                 continue
@@ -115,6 +116,7 @@ public final class Player {
             SoftwareVolume.apply(engine.volume, to: pcm)
             try output.write(UnsafeRawBufferPointer(pcm))
             written += count / decoder.format.bytesPerFrame
+            framesPlayed += count / decoder.format.bytesPerFrame
             if DispatchTime.now().uptimeNanoseconds - lastReport.uptimeNanoseconds
                 >= UInt64(Self.reportInterval * 1e9)
             {
