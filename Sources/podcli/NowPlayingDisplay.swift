@@ -58,7 +58,8 @@ final class NowPlayingDisplay {
         lineShown = false
     }
 
-    private func eventLine(_ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?) -> String? {
+    private func eventLine(_ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?) -> String?
+    {
         let at = clock(status.position, status)
         let of = duration.map { " of " + NowPlayingLine.clock($0) } ?? ""
         switch status.event {

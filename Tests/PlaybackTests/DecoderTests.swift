@@ -130,7 +130,8 @@ import Testing
             handle.closeFile()
             writer.done.withLock { $0 = true }
         }
-        #expect(try DecoderTests.decodeRest(decoder) == (try DecoderTests.reference(fixture("tone-44k-stereo.mp3").path)))
+        #expect(
+            try DecoderTests.decodeRest(decoder) == (try DecoderTests.reference(fixture("tone-44k-stereo.mp3").path)))
         #expect(writer.isDone)
     }
 

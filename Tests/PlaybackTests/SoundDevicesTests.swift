@@ -146,7 +146,9 @@ import Testing
         let infoB = try b.pactl(["info"])
         #expect(infoA.stdout.contains("Default Sink: podcli_null"))
         #expect(infoB.stdout.contains("Default Sink: other_sink"))
-        #expect(try b.pactl(["list", "short", "sinks"]).stdout.contains("other_sink\tmodule-null-sink.c\ts16le 1ch 48000Hz"))
+        #expect(
+            try b.pactl(["list", "short", "sinks"]).stdout.contains("other_sink\tmodule-null-sink.c\ts16le 1ch 48000Hz")
+        )
         #expect(a.isRunning && b.isRunning)
 
         a.stop()

@@ -31,7 +31,9 @@ struct PlayTerminalTests {
             id = try library.download(fixtureName)
         }
 
-        var arguments: [String] { ["--home", library.t.home.path, "play", id, "--device", ALSACapture.pacedDeviceName] }
+        var arguments: [String] {
+            ["--home", library.t.home.path, "play", id, "--device", ALSACapture.pacedDeviceName]
+        }
 
         var environment: [String: String] { library.t.podcli.childEnvironment(capture.environment) }
 
