@@ -1,4 +1,6 @@
 import CMPG123
+import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -34,37 +36,31 @@ public enum DecoderError: Error, Equatable, Sendable, CustomStringConvertible {
 /// One owner of an `mpg123_handle`: decodes an MPEG audio file (MP1, MP2, MP3) to 16-bit PCM,
 /// with gapless trimming (LAME/Info headers) and sample-exact seeking.
 ///
-/// The whole file is scanned once when opened, so the duration is exact for CBR and VBR alike
-/// (with a Xing/Info/VBRI header or without) and every seek lands on the sample asked for.
-/// Corrupt frames are skipped: libmpg123 resyncs. Not `Sendable`: one decoder, one thread.
+/// The whole file is scanned once, on another thread while playing starts, so the duration is
+/// exact for CBR and VBR alike (with a Xing/Info/VBRI header or without); until the scan ends,
+/// `frameCount` is libmpg123's estimate (exact with a LAME/Info header). Every seek lands on the
+/// sample asked for. Corrupt frames are skipped: libmpg123 resyncs. Not `Sendable`: one decoder,
+/// one thread.
 public final class Decoder {
     public let path: String
     public let format: AudioFormat
-    /// PCM frames in the file, after gapless trimming; nil if the stream does not say and a scan
-    /// could not tell.
-    public let frameCount: Int?
     private let handle: OpaquePointer
-    /// The file being written that this decoder streams, if it is one.
-    private let growingFile: GrowingFile?
+    /// What libmpg123 reads from; kept alive as long as the handle.
+    private let file: AudioFile
+    /// libmpg123's estimate of the length, from the headers or the file's size.
+    private let estimatedFrameCount: Int?
+    private let scan: LengthScan?
 
     public init(path: String) throws(DecoderError) {
         self.path = path
-        growingFile = nil
-        (handle, format) = try Self.open(path, growingFile: nil)
-        // The length comes from a full scan (headers only, no decoding), so it is exact for CBR
-        // and VBR alike, with a Xing/Info/VBRI header or without. A second handle does the scan:
-        // a scanned handle seeks back to the start, and after such a seek libmpg123's synthesis
-        // can round a rare sample of MPEG-2/2.5 audio one step differently from a fresh start.
-        let scanner = try? Self.open(path, growingFile: nil).handle
-        if let scanner {
-            _ = mpg123_scan(scanner)
-            let length = mpg123_length(scanner)
-            frameCount = length >= 0 ? length : nil
-            mpg123_close(scanner)
-            mpg123_delete(scanner)
-        } else {
-            frameCount = nil
-        }
+        file = try AudioFile(path: path)
+        (handle, format) = try Self.open(file)
+        let estimate = mpg123_length(handle)
+        estimatedFrameCount = estimate > 0 ? estimate : nil
+        // A second handle does the scan: a scanned handle seeks back to the start, and after such
+        // a seek libmpg123's synthesis can round a rare sample of MPEG-2/2.5 audio one step
+        // differently from a fresh start.
+        scan = LengthScan(path: path)
     }
 
     /// Streams a file that is still being written (an episode playing while it downloads).
@@ -72,35 +68,40 @@ public final class Decoder {
     /// The length is unknown, and seeks go only as far as what is on disk.
     public init(growingFile path: String, isComplete: @escaping @Sendable () -> Bool) throws(DecoderError) {
         self.path = path
-        let file = try GrowingFile(path: path, isComplete: isComplete)
-        growingFile = file
-        (handle, format) = try Self.open(path, growingFile: file)
-        frameCount = nil
+        file = try AudioFile(path: path, isComplete: isComplete)
+        (handle, format) = try Self.open(file)
+        estimatedFrameCount = nil
+        scan = nil
     }
 
-    /// A handle on `path`, positioned at the start, giving 16-bit PCM at the stream's own rate
-    /// and channels (what ALSA and `mpg123 -s` take).
-    private static func open(
-        _ path: String, growingFile: GrowingFile?
-    ) throws(DecoderError) -> (handle: OpaquePointer, format: AudioFormat) {
+    /// PCM frames in the file, after gapless trimming: exact once the scan has ended, estimated
+    /// before; nil when there is no telling (a stream).
+    public var frameCount: Int? { scan?.frameCount ?? estimatedFrameCount }
+
+    /// Waits for the scan and returns the exact length.
+    public func exactFrameCount() -> Int? {
+        scan?.wait()
+        return frameCount
+    }
+
+    /// A handle reading `file` from the start, giving 16-bit PCM at the stream's own rate and
+    /// channels (what ALSA and `mpg123 -s` take).
+    fileprivate static func open(_ file: AudioFile) throws(DecoderError) -> (handle: OpaquePointer, format: AudioFormat) {
+        let path = file.path
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
             throw .cannotOpen(path: path, reason: String(cString: mpg123_plain_strerror(error)))
         }
         // Quiet: libmpg123 would print its warnings to stderr. Gapless is on by default.
         mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue), 0)
-        let opened: Int32
-        if let growingFile {
+        if file.isGrowing {
             // The end of a growing file is not its end: never look there (for an ID3v1 tag or
             // the length), but still allow seeks within what has arrived.
             let flags = Int(MPG123_NO_PEEK_END.rawValue | MPG123_FORCE_SEEKABLE.rawValue)
             mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0)
-            mpg123_replace_reader_handle(handle, GrowingFile.read, GrowingFile.seek, nil)
-            opened = mpg123_open_handle(handle, Unmanaged.passUnretained(growingFile).toOpaque())
-        } else {
-            opened = mpg123_open(handle, path)
         }
-        guard opened == MPG123_OK.rawValue else {
+        mpg123_replace_reader_handle(handle, AudioFile.read, AudioFile.seek, nil)
+        guard mpg123_open_handle(handle, Unmanaged.passUnretained(file).toOpaque()) == MPG123_OK.rawValue else {
             let reason = String(cString: mpg123_strerror(handle))
             mpg123_delete(handle)
             throw .cannotOpen(path: path, reason: reason)
@@ -127,14 +128,14 @@ public final class Decoder {
     /// The furthest frame a seek may go to: the end, or for a file still arriving, about as far
     /// as its bytes on disk reach (the bytes beyond the current MPEG frame, at its size).
     public var seekableFrames: Int? {
-        guard let growingFile else { return frameCount }
+        guard file.isGrowing else { return frameCount }
         let position = max(0, mpg123_tell(handle))
         var info = mpg123_frameinfo2()
         let streamPosition = mpg123_tell_stream(handle)
         guard mpg123_info2(handle, &info) == MPG123_OK.rawValue, info.framesize > 0, streamPosition >= 0 else {
             return position
         }
-        let framesAhead = (growingFile.availableBytes - streamPosition) / Int(info.framesize)
+        let framesAhead = (file.availableBytes - streamPosition) / Int(info.framesize)
         return position + max(0, framesAhead) * Int(mpg123_spf(handle))
     }
 
@@ -175,4 +176,32 @@ public final class Decoder {
             throw .seeking(path: path, reason: String(cString: mpg123_strerror(handle)))
         }
     }
+}
+
+/// The exact length of a file, found by a scan (frame headers only, no decoding) on a handle and
+/// a thread of its own, so that playing need not wait for it.
+private final class LengthScan: Sendable {
+    private let result = Mutex<Int?>(nil)
+    private let finished = DispatchGroup()
+
+    init(path: String) {
+        finished.enter()
+        DispatchQueue.global(qos: .utility).async { [self] in
+            defer { finished.leave() }
+            guard let file = try? AudioFile(path: path), let scanner = try? Decoder.open(file).handle else { return }
+            defer {
+                mpg123_close(scanner)
+                mpg123_delete(scanner)
+            }
+            _ = mpg123_scan(scanner)
+            let length = mpg123_length(scanner)
+            if length >= 0 { result.withLock { $0 = length } }
+            withExtendedLifetime(file) {}
+        }
+    }
+
+    /// The length, once the scan has ended.
+    var frameCount: Int? { result.withLock { $0 } }
+
+    func wait() { finished.wait() }
 }

@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A file as libmpg123 reads it, through its replaceable reader.
+///
+/// Buffered: libmpg123 reads each frame's header and then its body, two system calls per frame
+/// (a quarter of a million for an hour of audio) without a buffer. And, for a file another
+/// thread is still writing (an episode streamed while it downloads), a read that reaches the end
+/// waits for more until the writer says it is done.
+final class AudioFile: @unchecked Sendable {
+    // @unchecked: used only from the thread of the decoder that owns it; `isComplete` is Sendable.
+    let path: String
+    private let descriptor: Int32
+    /// nil for a file that is complete.
+    private let isComplete: (@Sendable () -> Bool)?
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    /// The file offset of `buffer[0]`, how many bytes of the buffer hold data, and the next one to read.
+    private var bufferOffset = 0
+    private var bufferCount = 0
+    private var cursor = 0
+
+    /// How long a read of a growing file waits before looking again for new bytes.
+    static let pollInterval: useconds_t = 20_000
+
+    init(path: String, isComplete: (@Sendable () -> Bool)? = nil) throws(DecoderError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        self.path = path
+        self.descriptor = descriptor
+        self.isComplete = isComplete
+    }
+
+    deinit {
+        buffer.deallocate()
+        close(descriptor)
+    }
+
+    var isGrowing: Bool { isComplete != nil }
+
+    /// Bytes on disk now.
+    var availableBytes: Int {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+    }
+
+    /// POSIX read semantics, from the buffer.
+    func read(into destination: UnsafeMutableRawPointer, count: Int) -> Int {
+        if cursor == bufferCount {
+            let filled = fill(from: bufferOffset + bufferCount)
+            guard filled > 0 else { return filled }
+        }
+        let copied = min(count, bufferCount - cursor)
+        destination.copyMemory(from: buffer.baseAddress! + cursor, byteCount: copied)
+        cursor += copied
+        return copied
+    }
+
+    /// POSIX lseek semantics; moves within the buffer when it can.
+    func seek(to offset: Int, from whence: Int32) -> Int {
+        let target: Int
+        switch whence {
+        case SEEK_SET: target = offset
+        case SEEK_CUR: target = bufferOffset + cursor + offset
+        case SEEK_END: target = availableBytes + offset
+        default: target = -1
+        }
+        guard target >= 0 else {
+            errno = EINVAL
+            return -1
+        }
+        if target >= bufferOffset && target <= bufferOffset + bufferCount {
+            cursor = target - bufferOffset
+        } else {
+            bufferOffset = target
+            bufferCount = 0
+            cursor = 0
+        }
+        return target
+    }
+
+    /// Reads into the buffer from `offset`; returns the bytes read, 0 at the end (of a growing
+    /// file: once its writer is done), -1 on an error.
+    private func fill(from offset: Int) -> Int {
+        var writerDone = false
+        while true {
+            let got = pread(descriptor, buffer.baseAddress!, buffer.count, offset)
+            if got > 0 || (got == 0 && (writerDone || isComplete == nil)) {
+                bufferOffset = offset
+                bufferCount = max(0, got)
+                cursor = 0
+                return got
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            // Read once more after the writer finishes: its last bytes may have landed since.
+            if isComplete?() == true {
+                writerDone = true
+            } else {
+                usleep(Self.pollInterval)
+            }
+        }
+    }
+
+    static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = {
+        handle, buffer, count in
+        Unmanaged<AudioFile>.fromOpaque(handle!).takeUnretainedValue().read(into: buffer!, count: count)
+    }
+
+    static let seek: @convention(c) (UnsafeMutableRawPointer?, Int, Int32) -> Int = { handle, offset, whence in
+        Unmanaged<AudioFile>.fromOpaque(handle!).takeUnretainedValue().seek(to: offset, from: whence)
+    }
+}
