@@ -86,7 +86,8 @@ public final class Decoder {
 
     /// A handle reading `file` from the start, giving 16-bit PCM at the stream's own rate and
     /// channels (what ALSA and `mpg123 -s` take).
-    fileprivate static func open(_ file: AudioFile) throws(DecoderError) -> (handle: OpaquePointer, format: AudioFormat) {
+    fileprivate static func open(_ file: AudioFile) throws(DecoderError) -> (handle: OpaquePointer, format: AudioFormat)
+    {
         let path = file.path
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
