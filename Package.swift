@@ -26,6 +26,8 @@ let package = Package(
 
         // Swift modules.
         .target(name: "Digest", dependencies: ["CCrypto"]),
+        // The few String operations Foundation has and FoundationEssentials lacks.
+        .target(name: "Strings"),
         .target(name: "Arguments"),
         .target(
             name: "EpisodeStore", dependencies: ["CSQLite", "Digest"],
@@ -41,6 +43,7 @@ let package = Package(
         // temporary directories and the runner for the built podcli executable.
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
