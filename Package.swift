@@ -32,7 +32,7 @@ let package = Package(
         .target(
             name: "EpisodeStore", dependencies: ["CSQLite", "Digest"],
             plugins: ["EmbedMigrations"]),
-        .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest"]),
+        .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest", "Strings"]),
         .target(name: "Feeds", dependencies: ["CXML", "CXMLShim"]),
         .target(name: "Playback", dependencies: ["CMPG123", "CALSA"]),
         .target(name: "Terminal", dependencies: ["CSystem"]),
