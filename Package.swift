@@ -33,7 +33,7 @@ let package = Package(
             name: "EpisodeStore", dependencies: ["CSQLite", "Digest"],
             plugins: ["EmbedMigrations"]),
         .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest", "Strings"]),
-        .target(name: "Feeds", dependencies: ["CXML", "CXMLShim"]),
+        .target(name: "Feeds", dependencies: ["CXML", "CXMLShim", "Strings"]),
         .target(name: "Playback", dependencies: ["CMPG123", "CALSA"]),
         .target(name: "Terminal", dependencies: ["CSystem"]),
         .executableTarget(
