@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Strings"),
         .target(name: "Arguments"),
         .target(
-            name: "EpisodeStore", dependencies: ["CSQLite", "Digest"],
+            name: "EpisodeStore", dependencies: ["CSQLite", "Digest", "Strings"],
             plugins: ["EmbedMigrations"]),
         .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest", "Strings"]),
         .target(name: "Feeds", dependencies: ["CXML", "CXMLShim", "Strings"]),
