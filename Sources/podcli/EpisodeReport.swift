@@ -125,7 +125,7 @@ struct EpisodeReport: Encodable {
         if let verifiedAt { pairs.append(("Verified", Formatting.time(verifiedAt))) }
         if let lastError { pairs.append(("Last error", lastError)) }
         let width = pairs.map(\.0.count).max() ?? 0
-        var lines = pairs.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+        var lines = pairs.map { Formatting.padded($0.0, to: width) + "  " + $0.1 }
         if !chapters.isEmpty {
             lines.append("")
             lines.append("Chapters:")

@@ -23,6 +23,11 @@ enum Formatting {
             ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
     }
 
+    /// `text` followed by spaces up to `width` characters: a table cell, never cut.
+    static func padded(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
     /// (1, "episode") → "1 episode", (3, "episode") → "3 episodes".
     static func count(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"

@@ -116,7 +116,7 @@ struct Table {
         let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column == row.count - 1 ? cell : Formatting.padded(cell, to: widths[column])
             }.joined(separator: "  ")
         }
     }
