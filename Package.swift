@@ -37,7 +37,8 @@ let package = Package(
         .target(name: "Playback", dependencies: ["CMPG123", "CALSA"]),
         .target(name: "Terminal", dependencies: ["CSystem"]),
         .executableTarget(
-            name: "podcli", dependencies: ["Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Terminal"]),
+            name: "podcli",
+            dependencies: ["Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal"]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
         // temporary directories and the runner for the built podcli executable.

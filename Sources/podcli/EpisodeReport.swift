@@ -1,6 +1,6 @@
 import EpisodeStore
 import Feeds
-import Foundation
+import FoundationEssentials
 
 /// Everything `show` (and `list --json`) tells about an episode, as one value: rendered as JSON
 /// for scripts and as aligned lines for people.

@@ -1,6 +1,5 @@
 import Arguments
 import EpisodeStore
-import Foundation
 
 /// `podcli list [FEED]`: the episodes podcli knows, newest first, one line each.
 enum List: Command {
