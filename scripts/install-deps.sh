@@ -10,6 +10,13 @@ packages=(
     pkg-config
     # the tests' loopback HTTP server and the demo; mpg123's own decoder as the tests' reference
     python3 ca-certificates mpg123
+    # sound without a sound card, for the playback tests and bench/playback.sh
+    # (Tests/Support/SoundDevices.swift): aplay proves the capture devices; a private PulseAudio
+    # daemon with a null sink paces playback in real time, reached through ALSA's pulse plugin
+    alsa-utils pulseaudio pulseaudio-utils libasound2-plugins
+    # bench/playback.sh: sox synthesizes an hour of sound, lame encodes it (CBR and VBR);
+    # GNU time measures CPU and peak RSS
+    sox lame time
 )
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }

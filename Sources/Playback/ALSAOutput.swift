@@ -65,12 +65,15 @@ public final class ALSAOutput: AudioOutput {
     }
 
     public func pause() throws(OutputError) -> PauseEffect {
-        if canPause && snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING && snd_pcm_pause(pcm, 1) == 0 {
+        // Not started yet (the buffer is still filling; ALSA's null device never starts):
+        // nothing is sounding, so writing nothing more is pause enough.
+        guard snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING else { return .held }
+        if canPause && snd_pcm_pause(pcm, 1) == 0 {
             holding = true
             return .held
         }
-        // The device cannot hold its buffer (ALSA's null and file devices, some hardware):
-        // drop it, and let the player decode the unheard frames again on resume.
+        // A running device that cannot hold its buffer (some hardware): drop it, and let the
+        // player decode the unheard frames again on resume.
         let unheard = unplayedFrames
         discard()
         return .dropped(count: unheard)

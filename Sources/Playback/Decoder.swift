@@ -125,13 +125,17 @@ public final class Decoder {
     }
 
     /// The furthest frame a seek may go to: the end, or for a file still arriving, about as far
-    /// as its bytes on disk reach (estimated from the bytes per frame decoded so far).
+    /// as its bytes on disk reach (the bytes beyond the current MPEG frame, at its size).
     public var seekableFrames: Int? {
         guard let growingFile else { return frameCount }
-        let frames = mpg123_tell(handle)
-        let bytes = mpg123_tell_stream(handle)
-        guard frames > 0, bytes > 0 else { return 0 }
-        return max(frames, Int(Double(growingFile.availableBytes) * Double(frames) / Double(bytes)) - 1)
+        let position = max(0, mpg123_tell(handle))
+        var info = mpg123_frameinfo2()
+        let streamPosition = mpg123_tell_stream(handle)
+        guard mpg123_info2(handle, &info) == MPG123_OK.rawValue, info.framesize > 0, streamPosition >= 0 else {
+            return position
+        }
+        let framesAhead = (growingFile.availableBytes - streamPosition) / Int(info.framesize)
+        return position + max(0, framesAhead) * Int(mpg123_spf(handle))
     }
 
     /// The length in seconds, if known.

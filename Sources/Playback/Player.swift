@@ -27,6 +27,8 @@ public final class Player {
     private let limit: Int?
     /// The decoder frame just after the last one written to the output.
     private var written: Int
+    /// Frames written to the output so far, wherever seeks took the decoder.
+    public private(set) var framesPlayed = 0
 
     /// Frames per write: small enough that a key takes effect within ~50 ms.
     static let chunkFrames = 2048
@@ -58,12 +60,9 @@ public final class Player {
     /// - Throws: `DecoderError` when the file cannot be decoded any further, `OutputError` when
     ///   the device fails. `position` stays valid for saving.
     public func play(report: (PlayerStatus) -> Void) throws -> StopReason {
-        let start = written
         let buffer = UnsafeMutableRawBufferPointer.allocate(
             byteCount: Self.chunkFrames * decoder.format.bytesPerFrame, alignment: 16)
         defer { buffer.deallocate() }
-        var decodeFailures = 0
-        var decodedAny = false
         var lastReport = DispatchTime.now()
         func send(_ event: PlayerEvent?) {
             lastReport = DispatchTime.now()
@@ -83,44 +82,48 @@ public final class Player {
                 send(nil)
                 continue
             }
-            var frames = Self.chunkFrames
-            if let limit { frames = min(frames, start + limit - written) }
-            if frames <= 0 {
-                engine.finish(.limitReached)
-                continue
-            }
-            let count: Int
-            do {
-                count = try decoder.read(
-                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<(frames * decoder.format.bytesPerFrame)]))
-                decodeFailures = 0
-            } catch {
-                // libmpg123 resyncs past a bad frame: warn once per bad stretch and go on. When it
-                // keeps failing, the rest of the file is not audio: the episode ends there, unless
-                // nothing at all could be played.
-                decodeFailures += 1
-                if decodeFailures == 1 { send(.skippedCorruptAudio(at: written, reason: error.reason)) }
-                if decodeFailures >= Self.maxConsecutiveDecodeFailures {
-                    guard decodedAny else { throw error }
-                    engine.finish(.endOfEpisode)
-                }
-                continue
-            }
-            decodedAny = decodedAny || count > 0
-            if count == 0 {
-                engine.finish(.endOfEpisode)
-                continue
-            }
-            let pcm = UnsafeMutableRawBufferPointer(rebasing: buffer[..<count])
-            SoftwareVolume.apply(engine.volume, to: pcm)
-            try output.write(UnsafeRawBufferPointer(pcm))
-            written += count / decoder.format.bytesPerFrame
+            try feedOutput(from: buffer, send)
             if DispatchTime.now().uptimeNanoseconds - lastReport.uptimeNanoseconds
                 >= UInt64(Self.reportInterval * 1e9)
             {
                 send(nil)
             }
         }
+    }
+
+    /// Consecutive reads that failed to decode, and whether any audio came out at all.
+    private var decodeFailures = 0
+    private var decodedAny = false
+
+    /// Decodes the next chunk (at most what `--for` leaves) and writes it; tells the engine when
+    /// the episode or the limit ends.
+    private func feedOutput(from buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws {
+        let bytesPerFrame = decoder.format.bytesPerFrame
+        let frames = min(Self.chunkFrames, limit.map { $0 - framesPlayed } ?? .max)
+        guard frames > 0 else { return engine.finish(.limitReached) }
+        let count: Int
+        do {
+            count = try decoder.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<(frames * bytesPerFrame)]))
+            decodeFailures = 0
+        } catch {
+            // libmpg123 resyncs past a bad frame: warn once per bad stretch and go on. When it keeps
+            // failing, the rest of the file is not audio: the episode ends there, unless nothing at
+            // all could be played.
+            decodeFailures += 1
+            if decodeFailures == 1 { send(.skippedCorruptAudio(at: written, reason: error.reason)) }
+            if decodeFailures >= Self.maxConsecutiveDecodeFailures {
+                guard decodedAny else { throw error }
+                engine.finish(.endOfEpisode)
+            }
+            return
+        }
+        guard count > 0 else { return engine.finish(.endOfEpisode) }
+        decodedAny = true
+        let pcm = UnsafeMutableRawBufferPointer(rebasing: buffer[..<count])
+        SoftwareVolume.apply(engine.volume, to: pcm)
+        try output.write(UnsafeRawBufferPointer(pcm))
+        written += count / bytesPerFrame
+        framesPlayed += count / bytesPerFrame
     }
 
     private var timeline: PlaybackEngine.Timeline {

@@ -19,9 +19,7 @@ final class NowPlayingDisplay {
     /// - Parameter podcast: the title of the episode's feed, if it has one.
     func show(_ status: PlayerStatus, of episode: Episode, podcast: String?) {
         if case .skippedCorruptAudio(let frame, let reason) = status.event {
-            clearLine()
-            output.error(
-                "warning: #\(episode.id): skipped audio that cannot be decoded at \(clock(frame, status)): \(reason)")
+            warn("warning: #\(episode.id): skipped audio that cannot be decoded at \(clock(frame, status)): \(reason)")
         }
         // While a stream arrives its length is unknown; the feed's word for it is the next best.
         let duration = status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 }
@@ -36,6 +34,12 @@ final class NowPlayingDisplay {
         } else if let line = eventLine(status, of: episode, podcast: podcast, duration: duration) {
             output.print(line)
         }
+    }
+
+    /// An error line on stderr that does not end the session.
+    func warn(_ text: String) {
+        clearLine()
+        output.error(text)
     }
 
     /// A line of its own (above the now-playing line, which the next update redraws).
@@ -57,7 +61,8 @@ final class NowPlayingDisplay {
         lineShown = false
     }
 
-    private func eventLine(_ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?) -> String? {
+    private func eventLine(_ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?) -> String?
+    {
         let at = clock(status.position, status)
         let of = duration.map { " of " + NowPlayingLine.clock($0) } ?? ""
         switch status.event {

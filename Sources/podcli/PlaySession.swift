@@ -49,44 +49,24 @@ final class PlaySession {
         defer { terminal?.restore() }
         defer { display.finish() }
 
-        var output: ALSAOutput?
-        var engine = engine
-        var remaining = limit
+        var playing = Playing(engine: engine, remaining: limit)
         var index = 0
         var startAt = start
+        var unplayable: [any Error] = []
         while index < playlist.count {
             let episode = playlist[index]
-            let file = try library.files(of: episode).first
-            let streaming = file == nil ? try stream(episode) : nil
-            let decoder: Decoder
-            if let streaming {
-                let commands = commands
-                guard let opened = try streaming.openDecoder(stoppingWhen: { commands.isStopPending }) else {
-                    return commands.take().lazy.compactMap(\.signalNumber).first.map(StopReason.signal) ?? .quit
-                }
-                decoder = opened
-            } else {
-                decoder = try Decoder(path: library.path(of: file!))
+            let reason: StopReason
+            do {
+                reason = try play(episode, from: startAt, playing: &playing)
+            } catch  where playlist.count > 1 && Self.isTheEpisodesFault(error) {
+                // One bad episode does not stop the queue: say why and go on with the next.
+                display.warn("#\(episode.id) \(episode.title) cannot be played: \(error)")
+                unplayable.append(error)
+                index += 1
+                startAt = nil
+                continue
             }
-            let startFrame = try startFrame(of: episode, decoder: decoder, requested: startAt)
             startAt = nil
-            try decoder.seek(toFrame: startFrame)
-            if output?.format != decoder.format {
-                output = nil
-                output = try ALSAOutput(device: deviceName, format: decoder.format)
-            }
-            let player = Player(
-                decoder: decoder, output: output!, commands: commands, engine: engine,
-                limit: remaining.map { Int(($0 * Double(decoder.format.sampleRate)).rounded()) })
-            let reason = try play(episode, with: player)
-            engine = PlaybackEngine(volume: player.engine.volume)
-            remaining = remaining.map { $0 - Double(player.position - startFrame) / Double(decoder.format.sampleRate) }
-            // A stream also ends where its download failed: that is no end of the episode.
-            if reason == .endOfEpisode, let failure = streaming?.failure {
-                try save(player.position, of: episode, sampleRate: decoder.format.sampleRate)
-                throw failure
-            }
-
             switch reason {
             case .endOfEpisode, .markedPlayed:
                 try library.markPlayed(episode)
@@ -102,11 +82,65 @@ final class PlaySession {
                 return reason
             }
         }
+        if let first = unplayable.first {
+            throw CommandFailure(
+                description: Formatting.count(unplayable.count, "episode") + " could not be played (see above)",
+                exitCode: ExitCode(for: first))
+        }
         return .endOfEpisode
     }
 
-    /// Plays one episode, saving its position as it goes and whatever way it stops.
-    private func play(_ episode: Episode, with player: Player) throws -> StopReason {
+    /// What carries over from one episode to the next.
+    private struct Playing {
+        var engine: PlaybackEngine
+        /// Seconds of audio left to play (`--for`).
+        var remaining: Double?
+        /// Opened for the first episode, reopened only when the format changes.
+        var output: ALSAOutput?
+    }
+
+    /// Opens one episode, positions it and plays it.
+    /// - Throws: a stream's download failure too: a stream also ends where its download failed,
+    ///   and that is no end of the episode.
+    private func play(_ episode: Episode, from requested: Double?, playing: inout Playing) throws -> StopReason {
+        guard let (decoder, stream) = try open(episode) else {
+            return commands.take().lazy.compactMap(\.signalNumber).first.map(StopReason.signal) ?? .quit
+        }
+        try decoder.seek(toFrame: try startFrame(of: episode, decoder: decoder, requested: requested))
+        if playing.output?.format != decoder.format {
+            playing.output = nil
+            playing.output = try ALSAOutput(device: deviceName, format: decoder.format)
+        }
+        let rate = Double(decoder.format.sampleRate)
+        let player = Player(
+            decoder: decoder, output: playing.output!, commands: commands, engine: playing.engine,
+            limit: playing.remaining.map { Int(($0 * rate).rounded()) })
+        let reason = try run(player, for: episode)
+        playing.engine = PlaybackEngine(volume: player.engine.volume)
+        playing.remaining = playing.remaining.map { $0 - Double(player.framesPlayed) / rate }
+        if reason == .endOfEpisode, let failure = stream?.failure {
+            try save(player.position, of: episode, sampleRate: decoder.format.sampleRate)
+            throw failure
+        }
+        return reason
+    }
+
+    /// A decoder for the episode's file; for an episode not downloaded, a stream, opened once
+    /// enough has arrived (nil when a stop command came first).
+    private func open(_ episode: Episode) throws -> (Decoder, EpisodeStream?)? {
+        if let file = try library.files(of: episode).first { return (try Decoder(path: library.path(of: file)), nil) }
+        let stream = try stream(episode)
+        let commands = commands
+        return try stream.openDecoder(stoppingWhen: { commands.isStopPending }).map { ($0, stream) }
+    }
+
+    /// Errors that are the episode's own (its file, its download), not the device's or the library's.
+    private static func isTheEpisodesFault(_ error: any Error) -> Bool {
+        error is DecoderError || error is DownloadError || error is CommandFailure
+    }
+
+    /// Runs the player on one episode, saving its position as it goes and whatever way it stops.
+    private func run(_ player: Player, for episode: Episode) throws -> StopReason {
         let podcast = try episode.feedID.flatMap { try library.feed(id: $0) }?.title
         var lastSave = DispatchTime.now()
         do {

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -94,5 +96,55 @@ import Testing
 
     @Test func aMissingFileCannotBeOpened() {
         #expect(throws: DecoderError.self) { try Decoder(path: "/nonexistent/episode.mp3") }
+    }
+}
+
+/// A file still being written (an episode streamed while it downloads).
+@Suite struct GrowingFileDecoderTests {
+    final class Writer: Sendable {
+        let done = Mutex(false)
+        var isDone: Bool { done.withLock { $0 } }
+    }
+
+    @Test(.enabled(if: DecoderTests.mpg123Present, "mpg123 is not installed"))
+    func aFileIsDecodedAsItArrivesAndEndsOnlyWhenTheWriterIsDone() throws {
+        let source = try Data(contentsOf: fixture("tone-44k-stereo.mp3"))
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("episode.mp3.part").path
+        let firstPart = source.count / 5
+        try source.prefix(firstPart).write(to: URL(fileURLWithPath: path))
+        let writer = Writer()
+        let decoder = try Decoder(growingFile: path, isComplete: { writer.isDone })
+        #expect(decoder.frameCount == nil)
+        let seekableEarly = try #require(decoder.seekableFrames)
+        #expect(seekableEarly < 132_300 / 2)
+
+        let rest = source.dropFirst(firstPart)
+        DispatchQueue.global().async {
+            let handle = FileHandle(forWritingAtPath: path)!
+            handle.seekToEndOfFile()
+            for start in stride(from: rest.startIndex, to: rest.endIndex, by: 4_096) {
+                Thread.sleep(forTimeInterval: 0.01)
+                handle.write(rest[start..<min(start + 4_096, rest.endIndex)])
+            }
+            handle.closeFile()
+            writer.done.withLock { $0 = true }
+        }
+        #expect(
+            try DecoderTests.decodeRest(decoder) == (try DecoderTests.reference(fixture("tone-44k-stereo.mp3").path)))
+        #expect(writer.isDone)
+    }
+
+    @Test func seeksGoNoFurtherThanWhatHasArrived() throws {
+        let source = try Data(contentsOf: fixture("tone-44k-stereo.mp3"))
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("episode.mp3.part").path
+        try source.prefix(source.count / 2).write(to: URL(fileURLWithPath: path))
+        let decoder = try Decoder(growingFile: path, isComplete: { true })
+        var buffer = [UInt8](repeating: 0, count: 4_096 * 4)
+        _ = try buffer.withUnsafeMutableBytes { try decoder.read(into: $0) }
+        let seekable = try #require(decoder.seekableFrames)
+        // Half the bytes hold about half of the 132,300 frames.
+        #expect(seekable > 132_300 / 3 && seekable < 132_300 * 2 / 3, "\(seekable) frames, at \(decoder.position)")
     }
 }

@@ -91,8 +91,8 @@ struct PlayerTests {
         #expect(played.heard == (try DecoderTests.reference(Self.stereo)).dropFirst(4_000).prefix(44_100 * 4))
     }
 
-    /// ALSA's null device cannot hold its buffer, so pause drops it and resume decodes what was
-    /// dropped again: across the pause there is no gap and no repeat.
+    /// ALSA's null device never starts sounding (it takes everything at once), so pausing it is
+    /// only writing nothing more: across the pause there is no gap and no repeat.
     @Test func pauseAndResumeLoseNothingAndRepeatNothing() throws {
         let commands = CommandQueue()
         let played = try Self.play(Self.stereo, commands: commands) { output in
@@ -103,6 +103,38 @@ struct PlayerTests {
         #expect(played.output.pauses.count == 1)
         #expect(played.reason == .endOfEpisode)
         #expect(played.heard == (try DecoderTests.reference(Self.stereo)))
+    }
+
+    static let pulseAudioUsable = PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled
+
+    /// One server for this process: the pulse plugin reads PULSE_SERVER when a device opens, and
+    /// only these tests use it in this process.
+    static let pulseAudio = Result { () throws -> PulseAudioServer in
+        let server = try PulseAudioServer()
+        setenv("PULSE_SERVER", server.serverAddress, 1)
+        return server
+    }
+
+    /// On a paced device (a PulseAudio null sink, tapped by ALSA's `tee`), a pause right after the
+    /// first write finds the device still filling its buffer, not yet sounding; a pause later
+    /// finds it playing and holds it with `snd_pcm_pause`. Either way nothing is lost or repeated.
+    @Test(.enabled(if: pulseAudioUsable, "needs pulseaudio and libasound2-plugins"), arguments: [1, 20])
+    func pauseOnAPacedDeviceLosesNothingAndRepeatsNothing(afterWrites writes: Int) throws {
+        _ = try Self.pulseAudio.get()
+        let capture = try Capture()
+        let decoder = try Decoder(path: Self.stereo)
+        let output = WatchedOutput(
+            try ALSAOutput(device: "tee:pulse,'\(capture.path)',raw", format: decoder.format))
+        let commands = CommandQueue()
+        output.onWrite = { output in
+            guard output.writes == writes else { return }
+            commands.post(.pause)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { commands.post(.resume) }
+        }
+        let player = Player(decoder: decoder, output: output, commands: commands, engine: PlaybackEngine(), limit: nil)
+        #expect(try player.play { _ in } == .endOfEpisode)
+        #expect(output.pauses == [.held])
+        #expect(try capture.recorded() == (try DecoderTests.reference(Self.stereo)))
     }
 
     @Test func aSeekLandsOnItsTargetSample() throws {

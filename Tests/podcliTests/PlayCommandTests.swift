@@ -225,6 +225,31 @@ struct PlayCommandTests {
         #expect(try library.t.show(streamed)["played"] as? Bool == true)
     }
 
+    /// An episode that cannot be played (its audio is gone from the server) is named and
+    /// skipped; the rest of the queue plays, and the exit code says something failed.
+    @Test func anUnplayableEpisodeIsSkippedAndTheQueueGoesOn() throws {
+        let library = try Library()
+        let stereo = try library.download(Self.stereo)
+        let world = try FeedCommandTests.World()
+        var item = world.item(1)
+        item.url = library.t.server.url("/files/no-such-episode.mp3")
+        let feed = try world.serve("feed.xml", FeedCommandTests.rss(title: "Gone", items: [item]))
+        #expect(try library.t.run(["fetch", feed]).status == 0)
+        let listed = try library.t.run(["list", "gone", "--json"])
+        let gone = "\((try JSONSerialization.jsonObject(with: listed.stdoutData) as! [[String: Any]])[0]["id"] as! Int)"
+        #expect(try library.t.run(["queue", "add", gone, stereo]).status == 0)
+
+        let play = try library.play([])
+        #expect(play.status == 69, "\(play)")
+        let errors = play.stderr.split(separator: "\n")
+        #expect(errors.count == 2)
+        #expect(errors.first?.hasPrefix("podcli: #\(gone) Episode 1 cannot be played: ") == true)
+        #expect(errors.last == "podcli: 1 episode could not be played (see above)")
+        #expect(play.stdout.contains("Played #\(stereo) tone-44k-stereo\n"))
+        #expect(try library.captured() == (try Self.reference(Self.stereo)))
+        #expect(try library.t.show(gone)["played"] as? Bool == false)
+    }
+
     @Test func anEmptyQueueWithNoEpisodeSaysWhatToDo() throws {
         let library = try Library()
         let play = try library.play([])

@@ -1,0 +1,458 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// Sound devices for tests on a machine without a sound card (see
+// /work/shared/notes/platform-findings.md, section 2):
+//
+// - `ALSACapture` writes a private ~/.asoundrc whose devices record, byte for byte, what a
+//   player sends to ALSA: `podcli_capture` (ALSA `file` plugin in front of `null`: consumed
+//   at once) and, given a `PulseAudioServer`, `podcli_paced_capture` (`file` in front of
+//   `pulse`: consumed in real time by a PulseAudio null sink).
+// - `PulseAudioServer` runs a private PulseAudio daemon with one null sink.
+//
+// A child process sees these devices when it runs with `ALSACapture.environment` (HOME
+// pointing at the directory holding the .asoundrc, and PULSE_SERVER).
+
+/// A private ALSA configuration whose devices write what they play to files.
+///
+/// Layout under `directory`:
+///
+///     home/.asoundrc     the configuration (the child's HOME is `home`)
+///     capture.raw        what `podcli_capture` received (raw: no header, the player's format)
+///     paced.raw          what `podcli_paced_capture` received (only with a PulseAudio server)
+///
+/// How the ALSA `file` plugin behaves (alsa-lib 1.2.8, checked on this machine):
+/// - The file is created when the player sets the hardware parameters, mode 0644.
+/// - `truncate false`: opening the device again does **not** append. The plugin opens the
+///   name with `O_EXCL` and, when it exists, moves on to `capture.raw.0001`, `.0002`, ...
+///   (one file per open; players that probe the device first, like mpg123, leave an empty
+///   one). `captured()` therefore returns all the files of the device, concatenated in the
+///   order they were created: for a player that closes and reopens the device (after a pause
+///   with `snd_pcm_drop`, after the device was lost) that is everything it played, in order.
+/// - The plugin writes a frame to the file only once the player has written one more ALSA
+///   buffer after it (the size the player chose, e.g. 0.5 s), and the rest on drain, drop or
+///   close. Read the capture after the player closed the device; while it plays, the file
+///   lags behind by one buffer.
+public final class ALSACapture: Sendable {
+    /// The device that writes to `captureURL` and discards at once (`null`: no pacing).
+    public static let deviceName = "podcli_capture"
+    /// The device that writes to `pacedCaptureURL` and plays into the PulseAudio null sink
+    /// (real-time pacing). Defined only with a `PulseAudioServer`.
+    public static let pacedDeviceName = "podcli_paced_capture"
+
+    public let directory: URL
+    /// The child's HOME, holding `.asoundrc`.
+    public let home: URL
+    public let configURL: URL
+    public let captureURL: URL
+    /// nil without a PulseAudio server.
+    public let pacedCaptureURL: URL?
+    /// Kept alive as long as this capture, so its device keeps working.
+    public let pulseAudio: PulseAudioServer?
+
+    /// The variables a child needs to see these devices: `HOME` (and `XDG_CONFIG_HOME`
+    /// inside it, so no other user ALSA configuration is read) and, with a PulseAudio
+    /// server, its `PULSE_SERVER` and client configuration (so the plain `pulse` and
+    /// `default` devices reach it too). Merge it over the child's environment.
+    public let environment: [String: String]
+
+    /// Writes the configuration under `directory` (created if missing).
+    /// - Parameters:
+    ///   - pulseAudio: a running server; when given, `podcli_paced_capture` is defined too.
+    ///   - routeDefault: also make ALSA's `default` device `podcli_capture` (with a server,
+    ///     libasound2-plugins would otherwise route `default` to PulseAudio).
+    public init(directory: URL, pulseAudio: PulseAudioServer? = nil, routeDefault: Bool = false) throws {
+        let fm = FileManager.default
+        self.directory = directory
+        home = directory.appendingPathComponent("home", isDirectory: true)
+        configURL = home.appendingPathComponent(".asoundrc")
+        captureURL = directory.appendingPathComponent("capture.raw")
+        pacedCaptureURL = pulseAudio.map { _ in directory.appendingPathComponent("paced.raw") }
+        self.pulseAudio = pulseAudio
+        try fm.createDirectory(at: home, withIntermediateDirectories: true)
+
+        var config = """
+            # Written by TestSupport.ALSACapture (Tests/Support/SoundDevices.swift).
+            # truncate false: a second open writes FILE.0001, FILE.0002, ... (O_EXCL), never over FILE.
+            pcm.\(Self.deviceName) {
+                type file
+                slave { pcm "null" }
+                file \(Self.quoted(captureURL.path))
+                format "raw"
+                perm 0644
+                truncate false
+            }
+
+            """
+        if let pulseAudio, let pacedCaptureURL {
+            // The server is named in the slave itself, so the device works even without
+            // PULSE_SERVER in the child's environment.
+            config += """
+                pcm.\(Self.pacedDeviceName) {
+                    type file
+                    slave {
+                        pcm {
+                            type pulse
+                            server \(Self.quoted(pulseAudio.serverAddress))
+                            device \(Self.quoted(pulseAudio.sinkName))
+                        }
+                    }
+                    file \(Self.quoted(pacedCaptureURL.path))
+                    format "raw"
+                    perm 0644
+                    truncate false
+                }
+
+                """
+        }
+        if routeDefault {
+            config += """
+                pcm.!default \(Self.deviceName)
+
+                """
+        }
+        try Data(config.utf8).write(to: configURL)
+
+        var env = [
+            "HOME": home.path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+        ]
+        if let pulseAudio { env.merge(pulseAudio.environment) { _, new in new } }
+        environment = env
+    }
+
+    /// Writes the configuration into `directory` (keep the `TemporaryDirectory` alive).
+    public convenience init(
+        directory: TemporaryDirectory, pulseAudio: PulseAudioServer? = nil, routeDefault: Bool = false
+    ) throws {
+        try self.init(directory: directory.url, pulseAudio: pulseAudio, routeDefault: routeDefault)
+    }
+
+    /// Everything `podcli_capture` received, all opens concatenated in order.
+    public func captured() throws -> Data {
+        try Self.concatenate(Self.segments(of: captureURL))
+    }
+
+    /// Everything `podcli_paced_capture` received, all opens concatenated in order.
+    public func pacedCaptured() throws -> Data {
+        guard let pacedCaptureURL else {
+            throw TestSupportError("ALSACapture has no paced device: it was made without a PulseAudioServer")
+        }
+        return try Self.concatenate(Self.segments(of: pacedCaptureURL))
+    }
+
+    /// The files `podcli_capture` wrote, one per open of the device, in order.
+    public func captureFiles() -> [URL] { Self.segments(of: captureURL) }
+
+    /// The files `podcli_paced_capture` wrote, one per open of the device, in order.
+    public func pacedCaptureFiles() -> [URL] { pacedCaptureURL.map(Self.segments(of:)) ?? [] }
+
+    /// The bytes written so far to the files of `podcli_capture` (cheap: for polling).
+    public var capturedByteCount: Int { Self.byteCount(captureFiles()) }
+
+    /// The bytes written so far to the files of `podcli_paced_capture`.
+    public var pacedCapturedByteCount: Int { Self.byteCount(pacedCaptureFiles()) }
+
+    /// Deletes what both devices captured so far (while no player has them open).
+    public func removeCaptures() throws {
+        for file in captureFiles() + pacedCaptureFiles() {
+            try FileManager.default.removeItem(at: file)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// `base`, then `base.0001`, `base.0002`, ... as long as they exist (the plugin takes the
+    /// first free number, so there are no gaps unless files were deleted by hand).
+    static func segments(of base: URL) -> [URL] {
+        let fm = FileManager.default
+        var files: [URL] = []
+        if fm.fileExists(atPath: base.path) { files.append(base) }
+        var index = 1
+        while index < 10_000 {
+            let next = URL(fileURLWithPath: base.path + String(format: ".%04d", index))
+            guard fm.fileExists(atPath: next.path) else { break }
+            files.append(next)
+            index += 1
+        }
+        return files
+    }
+
+    static func concatenate(_ files: [URL]) throws -> Data {
+        var data = Data()
+        for file in files { data.append(try Data(contentsOf: file)) }
+        return data
+    }
+
+    static func byteCount(_ files: [URL]) -> Int {
+        files.reduce(0) { sum, file in
+            var st = stat()
+            return sum + (stat(file.path, &st) == 0 ? Int(st.st_size) : 0)
+        }
+    }
+
+    /// A string in ALSA configuration syntax.
+    static func quoted(_ s: String) -> String {
+        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+/// A private PulseAudio daemon with one null sink (a clocked sink that discards what it
+/// plays, in real time), reachable on its own UNIX socket.
+///
+/// Nothing outside its directory is read or written: no default.pa (`-n`), a `daemon.conf`
+/// of its own (`PULSE_CONFIG`), its own runtime and state directories and HOME, no PID file,
+/// no D-Bus (the daemon's environment has no `DBUS_SESSION_BUS_ADDRESS` and no `DISPLAY`: with
+/// a session bus, a second daemon on the same bus exits at once, "D-Bus name
+/// org.PulseAudio1 already taken"), no real-time or nice-level changes. So any number of
+/// servers can run side by side, from parallel test processes too. Works as root (it logs
+/// "This program is not intended to be run as root", and runs).
+///
+/// The daemon runs under a small `sh` guard that holds a pipe from this process: when this
+/// process exits, even by a crash, the pipe closes and the guard stops the daemon. `stop()`
+/// (also run on deinit) does the same at once.
+///
+/// Start-up takes about 30 ms on this machine (`pactl info` answers).
+///
+/// A quirk of PulseAudio 16's null sink: while no stream plays, it renders in 2 s blocks, and
+/// a new stream waits for the current block to end: the first sample of a stream reaches the
+/// sink 0.2-1.2 s after the player starts, at random. A silent stream kept playing at low
+/// latency (`pacat --latency-msec=20 /dev/zero`, see bench/playback.sh) keeps the blocks
+/// short (a stream then starts within ~10 ms), once it has run for about 2 s.
+public final class PulseAudioServer: Sendable {
+    /// The directory holding the socket, the log and the daemon's private state.
+    public let directory: URL
+    public let socketPath: String
+    /// "unix:" + `socketPath`: the value for PULSE_SERVER, or the `server` of an ALSA pulse PCM.
+    public var serverAddress: String { "unix:" + socketPath }
+    /// The null sink (the server's default sink).
+    public let sinkName: String
+    /// Its monitor source: `parec -d <monitor>` records what the sink plays.
+    public var monitorSourceName: String { sinkName + ".monitor" }
+    public let sampleRate: Int
+    public let channels: Int
+    /// The daemon's log (`--log-target=file:`).
+    public let logURL: URL
+    /// The pulseaudio process.
+    public let pid: Int32
+
+    /// What a client needs to reach this server: `PULSE_SERVER`, and `PULSE_CLIENTCONFIG`
+    /// naming a client.conf with `autospawn = no` (a client never starts a daemon of its own
+    /// from the system configuration, even when this server is gone).
+    public let environment: [String: String]
+
+    private let ownedDirectory: TemporaryDirectory
+    private let guardProcess: RunningProcess
+    private let stopped = Mutex(false)
+
+    /// Why a server cannot be started here (a tool missing), or nil when it can.
+    /// For `@Test(.enabled(if: PulseAudioServer.unavailableReason == nil))`.
+    public static var unavailableReason: String? { unavailableReason(searchPath: nil) }
+
+    /// `unavailableReason` for the tools found in `searchPath` (default: $PATH).
+    public static func unavailableReason(searchPath: String?) -> String? {
+        var missing: [String] = []
+        if findExecutable("pulseaudio", searchPath: searchPath) == nil { missing.append("pulseaudio (package pulseaudio)") }
+        if findExecutable("pactl", searchPath: searchPath) == nil { missing.append("pactl (package pulseaudio-utils)") }
+        guard !missing.isEmpty else { return nil }
+        return """
+            PulseAudio is not installed: missing \(missing.joined(separator: ", ")). Install it with \
+            scripts/install-deps.sh, or: apt-get install --no-install-recommends pulseaudio \
+            pulseaudio-utils libasound2-plugins
+            """
+    }
+
+    /// Whether the ALSA `pulse` plugin (libasound2-plugins) is installed: needed by the ALSA
+    /// devices that play into the server, not by the server itself.
+    public static var alsaPluginInstalled: Bool {
+        ["/usr/lib/x86_64-linux-gnu/alsa-lib", "/usr/lib/aarch64-linux-gnu/alsa-lib", "/usr/lib/alsa-lib",
+         "/usr/lib64/alsa-lib"].contains {
+            FileManager.default.fileExists(atPath: $0 + "/libasound_module_pcm_pulse.so")
+        }
+    }
+
+    /// Starts the daemon and waits until it answers `pactl info`.
+    /// - Parameters:
+    ///   - sinkName: the null sink's name (also the default sink).
+    ///   - sampleRate, channels: the sink's format (streams of another format are resampled).
+    ///   - startupTimeout: how long to wait for the daemon to answer before throwing.
+    public init(
+        sinkName: String = "podcli_null", sampleRate: Int = 44_100, channels: Int = 2,
+        startupTimeout: TimeInterval = 10
+    ) throws {
+        if let reason = Self.unavailableReason { throw TestSupportError(reason) }
+        let pulseaudio = Self.findExecutable("pulseaudio", searchPath: nil)!
+        let pactl = Self.findExecutable("pactl", searchPath: nil)!
+
+        // A UNIX socket path has room for 107 bytes.
+        let dir = try TemporaryDirectory(prefix: "podcli-pulse")
+        guard dir.path.utf8.count <= 90 else {
+            throw TestSupportError(
+                "\(dir.path) is too long for a UNIX socket path: set TMPDIR to a shorter directory")
+        }
+        ownedDirectory = dir
+        directory = dir.url
+        let fm = FileManager.default
+        let runtime = dir.appending("runtime")
+        for sub in ["runtime", "state", "home", "config"] {
+            try fm.createDirectory(at: dir.appending(sub), withIntermediateDirectories: true)
+        }
+        // PulseAudio insists on a private runtime directory.
+        _ = chmod(runtime.path, 0o700)
+        let daemonConf = try dir.write("# private daemon.conf: nothing from /etc/pulse\n", to: "daemon.conf")
+        let clientConf = try dir.write("autospawn = no\n", to: "client.conf")
+
+        self.sinkName = sinkName
+        self.sampleRate = sampleRate
+        self.channels = channels
+        socketPath = dir.appending("native").path
+        logURL = dir.appending("pulseaudio.log")
+        environment = ["PULSE_SERVER": "unix:" + socketPath, "PULSE_CLIENTCONFIG": clientConf.path]
+
+        var env = ProcessInfo.processInfo.environment
+        for key in env.keys where key.hasPrefix("PULSE_") || key.hasPrefix("DBUS_") || key.hasPrefix("XDG_") {
+            env.removeValue(forKey: key)
+        }
+        for key in ["DISPLAY", "WAYLAND_DISPLAY"] { env.removeValue(forKey: key) }
+        env["HOME"] = dir.appending("home").path
+        env["XDG_RUNTIME_DIR"] = runtime.path
+        env["XDG_CONFIG_HOME"] = dir.appending("config").path
+        env["XDG_STATE_HOME"] = dir.appending("state").path
+        env["PULSE_RUNTIME_PATH"] = runtime.path
+        env["PULSE_STATE_PATH"] = dir.appending("state").path
+        env["PULSE_CONFIG"] = daemonConf.path
+        env["PULSE_CLIENTCONFIG"] = clientConf.path
+
+        let daemonArguments = [
+            pulseaudio.path, "-n", "--daemonize=no", "--system=no", "--exit-idle-time=-1",
+            "--use-pid-file=no", "--high-priority=no", "--realtime=no", "--disallow-exit=yes",
+            "--log-target=file:\(logURL.path)", "--log-level=info", "--log-time=yes",
+            "-L", "module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channels)",
+            "-L", "module-native-protocol-unix socket=\(socketPath) auth-anonymous=1",
+        ]
+        // The guard: starts the daemon, prints its PID, waits for the end of its stdin (our
+        // pipe: closed by stop() or when this process dies), then stops the daemon (TERM,
+        // then KILL after 2 s).
+        let script = """
+            "$@" </dev/null >/dev/null 2>>"$PODCLI_PULSE_LOG" &
+            pid=$!
+            echo "PID $pid"
+            cat >/dev/null
+            kill -TERM "$pid" 2>/dev/null
+            i=0
+            while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 40 ]; do
+                case "$(cut -d' ' -f3 /proc/$pid/stat 2>/dev/null)" in Z|X|'') break ;; esac
+                sleep 0.05; i=$((i + 1))
+            done
+            kill -KILL "$pid" 2>/dev/null
+            wait "$pid" 2>/dev/null
+            exit 0
+            """
+        env["PODCLI_PULSE_LOG"] = logURL.path
+        let guardProcess = try RunningProcess(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", script, "podcli-pulse-guard"] + daemonArguments,
+            environment: env, keepStdinOpen: true)
+        self.guardProcess = guardProcess
+
+        var pid: Int32?
+        waitUntil(timeout: 5, interval: 0.005) {
+            if let line = guardProcess.currentStdout.split(separator: "\n").first,
+                line.hasPrefix("PID "), let n = Int32(line.dropFirst(4))
+            {
+                pid = n
+                return true
+            }
+            return !guardProcess.isRunning
+        }
+        guard let pid else {
+            guardProcess.closeStdin()
+            let result = try? guardProcess.waitUntilExit(timeout: 5)
+            throw TestSupportError("could not start pulseaudio: \(result.map { "\($0)" } ?? "no output")")
+        }
+        self.pid = pid
+
+        var clientEnv = env
+        clientEnv.merge(environment) { _, new in new }
+        var lastAnswer = ""
+        let ready = waitUntil(timeout: startupTimeout, interval: 0.01) {
+            guard Self.isAlive(pid) else { return true }
+            guard let result = try? RunningProcess(
+                executable: pactl, arguments: ["info"], environment: clientEnv
+            ).waitUntilExit(timeout: 5) else { return false }
+            lastAnswer = result.stdout + result.stderr
+            return result.succeeded && result.stdout.contains("Default Sink: \(sinkName)")
+        }
+        if !ready || !Self.isAlive(pid) {
+            let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? "(no log)"
+            let why = Self.isAlive(pid) ? "did not answer within \(startupTimeout) s" : "exited"
+            guardProcess.closeStdin()
+            _ = try? guardProcess.waitUntilExit(timeout: 5)
+            throw TestSupportError(
+                "pulseaudio \(why) (socket \(socketPath)); last pactl info: \(lastAnswer)\n--- \(logURL.path) ---\n\(log)")
+        }
+    }
+
+    /// Whether the daemon is still running.
+    public var isRunning: Bool { Self.isAlive(pid) }
+
+    /// What the daemon logged so far.
+    public var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+
+    /// Runs `pactl ARGS` against this server (e.g. `["list", "sink-inputs"]`).
+    public func pactl(_ arguments: [String], timeout: TimeInterval = 10) throws -> ProcessResult {
+        guard let pactl = Self.findExecutable("pactl", searchPath: nil) else {
+            throw TestSupportError("pactl is not installed (package pulseaudio-utils)")
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = directory.appendingPathComponent("home").path
+        env.merge(environment) { _, new in new }
+        return try RunningProcess(executable: pactl, arguments: arguments, environment: env)
+            .waitUntilExit(timeout: timeout)
+    }
+
+    /// Stops the daemon (SIGTERM, SIGKILL after 2 s) and waits for it. Idempotent.
+    public func stop() {
+        let already = stopped.withLock { value -> Bool in
+            defer { value = true }
+            return value
+        }
+        if already { return }
+        guardProcess.closeStdin()
+        if !waitUntil(timeout: 5, { !guardProcess.isRunning }) {
+            _ = kill(pid, SIGKILL)
+            guardProcess.kill(signal: SIGKILL)
+        }
+        _ = try? guardProcess.waitUntilExit(timeout: 5)
+    }
+
+    deinit { stop() }
+
+    // MARK: - Helpers
+
+    /// Alive and not a zombie (the guard reaps the daemon only after its stdin ends).
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        let state = stat[stat.index(after: close)...].drop(while: { $0 == " " }).first
+        return state != nil && state != "Z" && state != "X"
+    }
+
+    static func findExecutable(_ name: String, searchPath: String?) -> URL? {
+        let path = searchPath ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") where !dir.isEmpty {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) {
+                return URL(fileURLWithPath: candidate)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `podcli play` in real time, as a person uses it: on a real pty, with keys typed, and stopped by
+/// signals. The device is a private PulseAudio null sink (paced like a sound card) behind an ALSA
+/// `file` tap, so what reached the device is compared with `mpg123 -s`.
+@Suite(
+    .enabled(
+        if: PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/mpg123"),
+        "needs pulseaudio, libasound2-plugins and mpg123"))
+struct PlayTerminalTests {
+    /// A library with one downloaded episode and a paced capture device.
+    struct Player {
+        let library: PlayCommandTests.Library
+        let directory: TemporaryDirectory
+        let pulse: PulseAudioServer
+        let capture: ALSACapture
+        let id: String
+
+        init(_ fixtureName: String = PlayCommandTests.stereo) throws {
+            library = try PlayCommandTests.Library()
+            directory = try TemporaryDirectory(prefix: "podcli-paced")
+            pulse = try PulseAudioServer()
+            capture = try ALSACapture(directory: directory, pulseAudio: pulse)
+            id = try library.download(fixtureName)
+        }
+
+        var arguments: [String] {
+            ["--home", library.t.home.path, "play", id, "--device", ALSACapture.pacedDeviceName]
+        }
+
+        var environment: [String: String] { library.t.podcli.childEnvironment(capture.environment) }
+
+        func onTerminal(_ extra: [String] = []) throws -> TerminalSession {
+            try TerminalSession(
+                executable: library.t.podcli.executableURL, arguments: arguments + extra, environment: environment)
+        }
+
+        func inBackground(_ extra: [String] = []) throws -> RunningProcess {
+            try RunningProcess(
+                executable: library.t.podcli.executableURL, arguments: arguments + extra, environment: environment)
+        }
+
+        /// The saved position, in seconds.
+        func position() throws -> Double { try library.t.show(id)["position"] as! Double }
+
+        /// Seconds of stereo 44.1 kHz audio that reached the device.
+        func heardSeconds() throws -> Double { Double(try capture.pacedCaptured().count) / Double(44_100 * 4) }
+    }
+
+    static let reference = Result { try PlayCommandTests.reference(PlayCommandTests.stereo) }
+
+    @Test func spacePausesAndResumesWithNoGapAndNoRepeat() throws {
+        let player = try Player()
+        let started = Date()
+        let session = try player.onTerminal()
+        #expect(session.waitForOutput(containing: "▶"))
+        Thread.sleep(forTimeInterval: 0.8)
+        session.type(" ")
+        #expect(session.waitForOutput(containing: "⏸"))
+        Thread.sleep(forTimeInterval: 1.0)
+        session.type(" ")
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        // 3 s of audio plus a pause of a second.
+        #expect(Date().timeIntervalSince(started) >= 3.8)
+        #expect(try player.capture.pacedCaptured() == (try Self.reference.get()))
+        #expect(session.isCanonicalWithEcho)
+        #expect(try player.library.t.show(player.id)["played"] as? Bool == true)
+    }
+
+    /// From 2 s, `,` goes back 5 s (to the start, as far as it goes): the device hears a little
+    /// from 2 s on, then the whole episode.
+    @Test func commaGoesBackAndTheEpisodePlaysOnFromThere() throws {
+        let player = try Player()
+        let session = try player.onTerminal(["--from", "2"])
+        #expect(session.waitForOutput(containing: "▶"))
+        Thread.sleep(forTimeInterval: 0.3)
+        session.type(",")
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        let reference = try Self.reference.get()
+        let heard = try player.capture.pacedCaptured()
+        let beforeSeek = heard.count - reference.count
+        #expect(beforeSeek > 0 && beforeSeek < 44_100 * 4)
+        #expect(heard.prefix(beforeSeek) == reference.dropFirst(2 * 44_100 * 4).prefix(beforeSeek))
+        #expect(heard.dropFirst(beforeSeek) == reference)
+    }
+
+    @Test func qQuitsSavingWhereTheListenerIsAndRestoresTheTerminal() throws {
+        let player = try Player()
+        let session = try player.onTerminal()
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 1 })
+        session.type("q")
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        #expect(session.isCanonicalWithEcho)
+        let heard = try player.heardSeconds()
+        let position = try player.position()
+        #expect(position > 0.5 && position < 2.5, "heard \(heard) s, saved \(position) s")
+        // What reached the device, less what it still held when told to stop.
+        #expect(position <= heard && heard - position < 0.5)
+        #expect(try player.capture.pacedCaptured() == (try Self.reference.get()).prefix(Int(heard * 44_100) * 4))
+    }
+
+    /// `n` leaves the first episode (saving its position) for the next in the queue; `m` marks
+    /// that one played and goes on, so nothing is left to play.
+    @Test func nGoesToTheNextEpisodeAndMMarksOnePlayed() throws {
+        let player = try Player()
+        let second = try player.library.download(PlayCommandTests.mono)
+        #expect(try player.library.t.run(["queue", "add", second]).status == 0)
+        let session = try player.onTerminal()
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.5 })
+        session.type("n")
+        #expect(session.waitForOutput(containing: "noise-22k-mono"))
+        session.type("m")
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        let first = try player.library.t.show(player.id)
+        #expect(first["played"] as? Bool == false)
+        #expect(first["position"] as! Double > 0.4)
+        #expect(try player.library.t.show(second)["played"] as? Bool == true)
+        #expect(try player.library.t.run(["queue", "ls"]).stdout == "The queue is empty.\n")
+    }
+
+    /// ↓ takes the volume from 100% to 95%: the line says so, and the samples after it are
+    /// quieter than the reference (cubic: 0.95³ ≈ 0.857).
+    @Test func downArrowLowersTheVolume() throws {
+        let player = try Player()
+        let session = try player.onTerminal()
+        #expect(session.waitForOutput(containing: "vol 100%"))
+        session.type("\u{1B}[B")
+        #expect(session.waitForOutput(containing: "vol 95%"))
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        let heard = try player.capture.pacedCaptured().withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let reference = try Self.reference.get().withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(heard.count == reference.count)
+        let tail = zip(heard.suffix(44_100), reference.suffix(44_100))
+        #expect(tail.allSatisfy { abs(Int($0)) <= abs(Int($1)) })
+        #expect(tail.contains { $0 != $1 })
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aSignalSavesThePositionAndExitsWithItsCode(signal: Int32) throws {
+        let player = try Player()
+        let process = try player.inBackground()
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 1 })
+        process.kill(signal: signal)
+        let result = try process.waitUntilExit()
+        #expect(result.status == 128 + signal, "\(result)")
+        #expect(result.stdout.hasSuffix(" of 0:03\n"))
+        #expect(result.stdout.contains("Stopped at 0:0"))
+        let position = try player.position()
+        #expect(try position > 0.5 && position <= player.heardSeconds())
+        #expect(try player.library.t.show(player.id)["played"] as? Bool == false)
+    }
+
+    static let speech = PlayCommandTests.corpusSpeech
+
+    /// `kill -9` gives podcli no chance to save: what was saved every 2 s must be within 5 s of
+    /// what was heard.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: speech), "the corpus is not present"))
+    func killNineLosesAtMostFiveSeconds() throws {
+        let library = try PlayCommandTests.Library()
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.speech))
+        let fetch = try library.t.run(["fetch", try library.t.source("speech.mp3", data: data).url])
+        #expect(fetch.status == 0)
+        let directory = try TemporaryDirectory(prefix: "podcli-paced")
+        let capture = try ALSACapture(directory: directory, pulseAudio: try PulseAudioServer())
+        let process = try RunningProcess(
+            executable: library.t.podcli.executableURL,
+            arguments: ["--home", library.t.home.path, "play", "1", "--device", ALSACapture.pacedDeviceName],
+            environment: library.t.podcli.childEnvironment(capture.environment))
+        let heard = { Double(capture.pacedCapturedByteCount) / Double(44_100 * 4) }
+        #expect(waitUntil(timeout: 20) { heard() > 6.5 })
+        process.kill(signal: SIGKILL)
+        _ = try process.waitUntilExit()
+        let position = try library.t.show("1")["position"] as! Double
+        #expect(position > 0)
+        #expect(heard() - position <= 5, "heard \(heard()) s, saved \(position) s")
+    }
+}
