@@ -26,21 +26,25 @@ let package = Package(
 
         // Swift modules.
         .target(name: "Digest", dependencies: ["CCrypto"]),
+        // The few String operations Foundation has and FoundationEssentials lacks.
+        .target(name: "Strings"),
         .target(name: "Arguments"),
         .target(
-            name: "EpisodeStore", dependencies: ["CSQLite", "Digest"],
+            name: "EpisodeStore", dependencies: ["CSQLite", "Digest", "Strings"],
             plugins: ["EmbedMigrations"]),
-        .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest"]),
-        .target(name: "Feeds", dependencies: ["CXML", "CXMLShim"]),
+        .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest", "Strings"]),
+        .target(name: "Feeds", dependencies: ["CXML", "CXMLShim", "Strings"]),
         .target(name: "Playback", dependencies: ["CMPG123", "CALSA"]),
         .target(name: "Terminal", dependencies: ["CSystem"]),
         .executableTarget(
-            name: "podcli", dependencies: ["Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Terminal"]),
+            name: "podcli",
+            dependencies: ["Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal"]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
         // temporary directories and the runner for the built podcli executable.
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Everything that can stop a download, worded so a user can act on it.
 public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// How patient and how polite a download is: retries, timeouts, redirects.
 public struct DownloadPolicy: Sendable {
     /// Attempts in all, the first included.
@@ -22,5 +26,14 @@ public struct DownloadPolicy: Sendable {
     func delay(beforeRetry retry: Int) -> Double {
         let ceiling = min(maxDelay, baseDelay * Double(1 << min(retry - 1, 16)))
         return ceiling / 2 + Double.random(in: 0...(ceiling / 2))
+    }
+
+    /// Waits out a delay on this thread, through any signal that interrupts the sleep.
+    static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        let whole = seconds.rounded(.down)
+        var request = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
     }
 }

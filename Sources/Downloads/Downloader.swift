@@ -1,5 +1,4 @@
 import CCurl
-import Foundation
 
 /// What a download needs to know: where from, where to, and what an earlier run left.
 public struct DownloadRequest: Sendable {
@@ -91,7 +90,7 @@ public final class Downloader {
                     }
                     let seconds = retryAfter.map(Double.init) ?? policy.delay(beforeRetry: attemptNumber)
                     onEvent(.waiting(seconds: seconds, reason: error.description))
-                    Thread.sleep(forTimeInterval: seconds)
+                    DownloadPolicy.sleep(seconds: seconds)
                 }
             }
         }

@@ -1,5 +1,4 @@
 import CCurl
-import Foundation
 
 /// A conditional GET of a feed.
 public struct FeedRequest: Sendable {
@@ -103,7 +102,7 @@ public final class FeedFetcher {
             if let retryAfter, retryAfter > policy.maxRetryAfter {
                 throw .retryTooLate(url: request.url, seconds: retryAfter)
             }
-            Thread.sleep(forTimeInterval: retryAfter.map(Double.init) ?? policy.delay(beforeRetry: attemptNumber))
+            DownloadPolicy.sleep(seconds: retryAfter.map(Double.init) ?? policy.delay(beforeRetry: attemptNumber))
         }
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Strings
 
 /// Turns a server's idea of a file name into one that is safe in an episode directory.
 enum FileName {
@@ -10,7 +11,7 @@ enum FileName {
     /// path component.
     static func forDownload(disposition: String?, url: String, mediaType: String?) -> String {
         let candidate = disposition ?? URLComponents(string: url)?.path.split(separator: "/").last.map(String.init)
-        var name = sanitize(candidate?.removingPercentEncoding ?? candidate ?? "")
+        var name = sanitize(candidate?.removingPercentEscapes() ?? candidate ?? "")
         if name.isEmpty { return fallback }
         if !name.contains("."), mediaType == "audio/mpeg" { name += ".mp3" }
         return name
@@ -24,7 +25,7 @@ enum FileName {
             lastComponent.unicodeScalars.filter { scalar in
                 !(scalar.properties.generalCategory == .control || scalar == "\u{7F}")
             }.map(Character.init))
-        name = name.trimmingCharacters(in: .whitespaces)
+        name = name.trimmingWhitespace()
         while name.hasPrefix(".") { name.removeFirst() }
         if name.hasSuffix(".part") { name.removeLast(5) }
         guard name.utf8.count > maxLength else { return name }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Strings
 
 /// The headers of the last response of a transfer (a redirect's headers are replaced by the
 /// next response's).
@@ -8,13 +9,13 @@ struct ResponseHeaders {
 
     /// Takes one header line as libcurl delivers it (with its CRLF).
     mutating func take(line: String) {
-        let line = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = line.trimmingWhitespaceAndNewlines()
         if line.hasPrefix("HTTP/") {
             status = Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
             fields = [:]
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].lowercased()
-            fields[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            fields[name] = line[line.index(after: colon)...].trimmingWhitespace()
         }
     }
 
@@ -24,7 +25,7 @@ struct ResponseHeaders {
     var mediaType: String? {
         self["content-type"].map {
             ($0.split(separator: ";", omittingEmptySubsequences: false).first ?? "")
-                .trimmingCharacters(in: .whitespaces).lowercased()
+                .trimmingWhitespace().lowercased()
         }
     }
 
@@ -48,12 +49,8 @@ struct ResponseHeaders {
     var retryAfter: Int? {
         guard let value = self["retry-after"] else { return nil }
         if let seconds = Int(value) { return max(0, seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return max(0, Int(date.timeIntervalSinceNow.rounded(.up)))
+        guard let date = HTTPDate.parse(value) else { return nil }
+        return max(0, Int(Date(timeIntervalSince1970: Double(date)).timeIntervalSinceNow.rounded(.up)))
     }
 
     /// The file name a Content-Disposition header suggests, if any (RFC 6266 `filename*` first).
@@ -61,15 +58,15 @@ struct ResponseHeaders {
         guard let value = self["content-disposition"] else { return nil }
         var plain: String?
         for parameter in value.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
             guard pair.count == 2 else { continue }
             switch pair[0].lowercased() {
             case "filename*":
                 // charset'language'percent-encoded
                 let pieces = pair[1].split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
-                if pieces.count == 3, let decoded = String(pieces[2]).removingPercentEncoding { return decoded }
+                if pieces.count == 3, let decoded = pieces[2].removingPercentEscapes() { return decoded }
             case "filename":
-                plain = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                plain = pair[1].trimming { $0 == "\"" }
             default: continue
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Episode UUIDs are version 7 (RFC 9562): a millisecond timestamp, then random bits. New ones sort
 /// after old ones, so inserting thousands of episodes appends to the `uuid` index instead of

@@ -1,5 +1,3 @@
-import Foundation
-
 extension Library {
     /// Records a new episode to be downloaded from `sourceURL`.
     public func createEpisode(title: String, sourceURL: String, protection: Protection) throws(StoreError) -> Episode {

@@ -1,4 +1,4 @@
-import Foundation
+import Strings
 
 extension Library {
     /// Subscribes to the feed at `url`: records the podcast and all its episodes. Only the newest
@@ -96,12 +96,13 @@ extension Library {
     public func feed(matching reference: String) throws(StoreError) -> Feed {
         if let id = Int(reference), let feed = try feed(id: id) { return feed }
         if let feed = try feed(url: reference) { return feed }
-        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        let trimmed = reference.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw .feedNotFound(reference) }
-        let matches = try subscriptions().filter { $0.title.localizedCaseInsensitiveContains(trimmed) }
+        let key = Self.caseFolded(trimmed)
+        let matches = try subscriptions().filter { Self.caseFolded($0.title).contains(key) }
         if matches.count == 1 { return matches[0] }
         // A title that is exactly what was typed wins over titles that merely contain it.
-        let exact = matches.filter { $0.title.caseInsensitiveCompare(trimmed) == .orderedSame }
+        let exact = matches.filter { Self.caseFolded($0.title) == key }
         if exact.count == 1 { return exact[0] }
         if matches.isEmpty { throw .feedNotFound(reference) }
         throw .ambiguousFeed(reference, titles: matches.map(\.title))
@@ -392,7 +393,12 @@ extension Library {
     }
 
     private static func escapeLike(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
+        text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
+    }
+
+    /// `text` for comparing without case, as Foundation's case-insensitive comparisons did:
+    /// uppercasing first folds "ß" to "ss", "ς" to "σ" and "ﬁ" to "fi" as they do.
+    private static func caseFolded(_ text: String) -> String {
+        text.uppercased().lowercased()
     }
 }

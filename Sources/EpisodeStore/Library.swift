@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The podcli data directory: the SQLite database and the per-episode directories it describes.
 ///

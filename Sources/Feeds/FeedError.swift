@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Why a body could not be read as a feed; each message says what was wrong with it.
 public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {

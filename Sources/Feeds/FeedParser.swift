@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Strings
 
 /// Reads RSS 2.0 and Atom feeds into a `FeedDocument`, streaming the XML through libxml2.
 ///
@@ -474,7 +475,7 @@ private struct ItemDraft {
     private static func fileName(of url: String) -> String {
         let path = URLComponents(string: url)?.path ?? url
         let last = path.split(separator: "/").last.map(String.init) ?? ""
-        return last.removingPercentEncoding ?? last
+        return last.removingPercentEscapes() ?? last
     }
 }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One subscription in an OPML file.
 public struct OPMLOutline: Sendable, Equatable {
     public var url: String

@@ -1,6 +1,6 @@
 import CXML
 import CXMLShim
-import Foundation
+import Strings
 
 #if canImport(Glibc)
     import Glibc
@@ -216,7 +216,7 @@ final class XMLStream {
             let failure = XMLStreamFailure(
                 line: Int(error.pointee.line),
                 message: (error.pointee.message.map { String(cString: $0) } ?? "XML error")
-                    .trimmingCharacters(in: .whitespacesAndNewlines),
+                    .trimmingWhitespaceAndNewlines(),
                 code: Int(error.pointee.code))
             // A hostile document can make an error per element: keep the first ones and the last.
             if sink.errors.count < XMLStream.keptErrors {

@@ -1,5 +1,6 @@
 import EpisodeStore
-import Foundation
+import FoundationEssentials
+import Strings
 
 /// podcli's configuration file: `key = value` lines, `#` comments, blank lines ignored.
 ///
@@ -19,14 +20,14 @@ struct Config {
         guard let data = FileManager.default.contents(atPath: path) else { return }
         let text = String(decoding: data, as: UTF8.self)
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             let location = "\(path):\(index + 1)"
             guard let equals = line.firstIndex(of: "=") else {
                 throw CommandFailure(description: "\(location): expected 'key = value'", exitCode: .usage)
             }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingWhitespace()
+            let value = line[line.index(after: equals)...].trimmingWhitespace()
             switch key {
             case "protection":
                 guard let protection = Protection(rawValue: value) else {

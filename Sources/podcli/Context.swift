@@ -1,7 +1,10 @@
 import Arguments
 import Downloads
 import EpisodeStore
-import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What every command may use: output, the data directory, the configuration, the library.
 /// Opened lazily, so `--help` or a usage error touches no file.

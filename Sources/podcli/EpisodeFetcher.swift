@@ -1,6 +1,5 @@
 import Downloads
 import EpisodeStore
-import Foundation
 
 /// Downloads an episode's audio into its directory and records it: the one path from a URL to
 /// a recorded file, used by `fetch` and by `verify --repair`.
@@ -31,7 +30,7 @@ struct EpisodeFetcher {
                     progress.update(received: received, total: total)
                 case .waiting(let seconds, let reason):
                     progress.finish()
-                    output.note("\(reason); retrying in \(String(format: "%.1f", seconds)) s")
+                    output.note("\(reason); retrying in \(Formatting.oneDecimal(seconds)) s")
                 case .responseStarted(let partialName, _):
                     recorder.take(event)
                     onResponse(library.directory(of: episode) + "/" + partialName)

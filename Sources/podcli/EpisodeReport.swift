@@ -1,6 +1,6 @@
 import EpisodeStore
 import Feeds
-import Foundation
+import FoundationEssentials
 
 /// Everything `show` (and `list --json`) tells about an episode, as one value: rendered as JSON
 /// for scripts and as aligned lines for people.
@@ -125,7 +125,7 @@ struct EpisodeReport: Encodable {
         if let verifiedAt { pairs.append(("Verified", Formatting.time(verifiedAt))) }
         if let lastError { pairs.append(("Last error", lastError)) }
         let width = pairs.map(\.0.count).max() ?? 0
-        var lines = pairs.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+        var lines = pairs.map { Formatting.padded($0.0, to: width) + "  " + $0.1 }
         if !chapters.isEmpty {
             lines.append("")
             lines.append("Chapters:")

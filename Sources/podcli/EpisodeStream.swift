@@ -1,8 +1,12 @@
+import Dispatch
 import Downloads
 import EpisodeStore
-import Foundation
 import Playback
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An episode played while it downloads (`podcli play URL`). The download runs on a thread of its
 /// own, with its own connection to the library, exactly as `fetch` would run it (resumable,
@@ -24,7 +28,9 @@ final class EpisodeStream: Sendable {
     /// Starts downloading `episode` into the library in `libraryDirectory`.
     init(episode: Episode, libraryDirectory: String, policy: DownloadPolicy) {
         self.episode = episode
-        Thread.detachNewThread { [self] in
+        // A queue of its own gets a thread of its own: a download blocking a global queue's thread
+        // could hold up the signal handlers, which run there.
+        DispatchQueue(label: "podcli.stream").async { [self] in
             do {
                 let library = try Library(directory: libraryDirectory)
                 let fetcher = EpisodeFetcher(

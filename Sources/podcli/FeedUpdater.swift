@@ -1,7 +1,7 @@
 import Downloads
 import EpisodeStore
 import Feeds
-import Foundation
+import FoundationEssentials
 
 /// Subscribes to feeds and refreshes them: the one path from a feed URL to recorded episodes,
 /// joining `FeedFetcher` (the bytes), `FeedParser` (the document) and `Library` (the records).

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Sizes, durations and times the way people read them.
 enum Formatting {
@@ -11,7 +13,7 @@ enum Formatting {
             value /= 1024
             unit += 1
         }
-        return unit == 0 ? "\(count) B" : String(format: "%.1f ", value) + units[unit]
+        return unit == 0 ? "\(count) B" : oneDecimal(value) + " " + units[unit]
     }
 
     /// 3725 → "1:02:05", 65 → "1:05".
@@ -19,8 +21,32 @@ enum Formatting {
         let hours = seconds / 3600
         let minutes = seconds / 60 % 60
         let rest = seconds % 60
-        return hours > 0
-            ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
+        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"
+    }
+
+    /// 1.25 → "1.2": one decimal, rounded as printf's "%.1f" rounds (the exact binary value, ties
+    /// to even), which Double's own description can't do.
+    static func oneDecimal(_ value: Double) -> String {
+        withVaList([value]) { arguments in
+            var buffer = [CChar](repeating: 0, count: 330)  // the longest Double has 309 digits before the point
+            let length = Int(vsnprintf(&buffer, buffer.count, "%.1f", arguments))
+            return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+
+    /// `text` right-aligned in `width` characters: printf's "%3d" when `pad` is a space.
+    static func rightAligned(_ text: String, width: Int, pad: Character = " ") -> String {
+        String(repeating: pad, count: max(0, width - text.count)) + text
+    }
+
+    /// printf's "%02d": 5 → "05", 42 → "42".
+    private static func twoDigits(_ number: Int) -> String {
+        rightAligned("\(number)", width: 2, pad: "0")
+    }
+
+    /// `text` followed by spaces up to `width` characters: a table cell, never cut.
+    static func padded(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
     }
 
     /// (1, "episode") → "1 episode", (3, "episode") → "3 episodes".

@@ -1,7 +1,10 @@
 import EpisodeStore
-import Foundation
 import Playback
 import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Shows what is playing: on a terminal, one now-playing line redrawn in place; otherwise (a
 /// pipe, a log file) one plain line per event.

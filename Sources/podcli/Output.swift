@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where a command's words go: results to stdout, diagnostics and progress to stderr.
 struct Output {
@@ -37,7 +39,7 @@ struct Output {
     /// Writes all of `text`. When the reader of stdout has gone (`podcli list | head`), the
     /// results have no one to go to: exit quietly, as `head`'s other writers do, instead of
     /// crashing. A closed stderr only loses that line.
-    private static func write(_ text: String, to descriptor: Int32) {
+    static func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0

@@ -1,9 +1,12 @@
 import Dispatch
 import Downloads
 import EpisodeStore
-import Foundation
 import Playback
 import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One `podcli play`: the episodes to play in turn, the device, the keys and signals that
 /// become player commands, the now-playing display, and the positions saved as it goes.
@@ -198,7 +201,9 @@ final class PlaySession {
     private func readKeys() {
         let commands = commands
         let keymap = keymap
-        Thread.detachNewThread {
+        // A queue of its own gets a thread of its own: read(2) blocks for as long as the process
+        // lives, and must not hold a thread the global queues (and so the signal handlers) share.
+        DispatchQueue(label: "podcli.keys").async {
             var decoder = KeyDecoder()
             var bytes = [UInt8](repeating: 0, count: 64)
             while true {

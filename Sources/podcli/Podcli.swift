@@ -1,5 +1,8 @@
 import Arguments
-import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The root command: parses the command line, runs the subcommand, and is the one place that
 /// turns errors into a line on stderr and an exit code.
@@ -26,22 +29,21 @@ enum Podcli {
         do {
             switch try parser.parse(arguments) {
             case .help(let text):
-                FileHandle.standardOutput.write(Data((text + "\n").utf8))
+                Output.write(text + "\n", to: STDOUT_FILENO)
                 return ExitCode.success.rawValue
             case .version(let text):
-                FileHandle.standardOutput.write(Data((text + "\n").utf8))
+                Output.write(text + "\n", to: STDOUT_FILENO)
                 return ExitCode.success.rawValue
             case .run(let parsed):
                 invocation = parsed
             }
         } catch {
-            FileHandle.standardError.write(Data((error.message + "\n").utf8))
+            Output.write(error.message + "\n", to: STDERR_FILENO)
             return UsageFailure.exitCode
         }
         let context = Context(arguments: invocation.arguments, environment: environment)
         guard let command = Self.command(at: invocation.commandPath.dropFirst()) else {
-            FileHandle.standardError.write(
-                Data((parser.usageFailure(.missingCommand, for: invocation).message + "\n").utf8))
+            Output.write(parser.usageFailure(.missingCommand, for: invocation).message + "\n", to: STDERR_FILENO)
             return UsageFailure.exitCode
         }
         do {
@@ -50,7 +52,7 @@ enum Podcli {
         } catch let stop as TerminatedBySignal {
             return 128 + stop.number
         } catch let error as UsageError {
-            FileHandle.standardError.write(Data((parser.usageFailure(error, for: invocation).message + "\n").utf8))
+            Output.write(parser.usageFailure(error, for: invocation).message + "\n", to: STDERR_FILENO)
             return UsageFailure.exitCode
         } catch {
             context.output.error("\(error)")

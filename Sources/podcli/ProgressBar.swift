@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A one-line download progress bar on a terminal: bytes, rate, ETA. Draws nothing when stderr
 /// is not a terminal or under --quiet, so cron mail and pipes stay clean.
@@ -36,7 +36,8 @@ final class ProgressBar {
             let filled = Int(fraction * Double(width))
             line +=
                 " / \(Formatting.bytes(total)) [" + String(repeating: "#", count: filled)
-                + String(repeating: "-", count: width - filled) + "] " + String(format: "%3d%%", Int(fraction * 100))
+                + String(repeating: "-", count: width - filled) + "] "
+                + Formatting.rightAligned("\(Int(fraction * 100))", width: 3) + "%"
             if rate > 0 { line += "  ETA " + Formatting.duration(seconds: Int(Double(total - received) / rate)) }
         }
         if rate > 0 { line += "  \(Formatting.bytes(Int(rate)))/s" }

@@ -2,7 +2,8 @@ import Arguments
 import Downloads
 import EpisodeStore
 import Feeds
-import Foundation
+import FoundationEssentials
+import Strings
 
 /// `podcli fetch URL`: subscribes to a feed (or refreshes a subscribed one), or downloads an
 /// episode from its audio URL into its own directory, records it, and protects it.
@@ -89,7 +90,15 @@ enum Fetch: Command {
     /// True when the URL's path ends in an audio file name.
     static func looksLikeAudio(_ url: String) -> Bool {
         let path = URLComponents(string: url)?.path ?? ""
-        return audioExtensions.contains((path as NSString).pathExtension.lowercased())
+        return audioExtensions.contains(pathExtension(of: path).lowercased())
+    }
+
+    /// What follows the last dot of the last component, as NSString's pathExtension reads it: ""
+    /// for a hidden file's name (".mp3") or a name ending in a dot.
+    private static func pathExtension(of path: String) -> Substring {
+        guard let name = path.split(separator: "/").last, let dot = name.lastIndex(of: "."), dot != name.startIndex
+        else { return "" }
+        return name[name.index(after: dot)...]
     }
 
     /// A subscribed feed named by number or title, when `reference` is not a URL at all.
@@ -162,7 +171,7 @@ enum Fetch: Command {
     /// "https://x/shows/ep-12.mp3?x=1" → "ep-12".
     static func defaultTitle(for url: String) -> String {
         let last = URLComponents(string: url)?.path.split(separator: "/").last.map(String.init)
-        let name = last?.removingPercentEncoding ?? last ?? ""
+        let name = last?.removingPercentEscapes() ?? last ?? ""
         let stem = name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : name
         return stem.isEmpty ? (URLComponents(string: url)?.host ?? url) : stem
     }

@@ -1,7 +1,7 @@
 import Arguments
 import Downloads
 import Feeds
-import Foundation
+import FoundationEssentials
 
 /// `podcli inspect FILE|URL`: reads a feed the way a subscription would, and tells what podcli
 /// finds in it, without recording anything.

@@ -1,6 +1,5 @@
 import Arguments
 import EpisodeStore
-import Foundation
 
 /// `podcli list [FEED]`: the episodes podcli knows, newest first, one line each.
 enum List: Command {
@@ -116,7 +115,7 @@ struct Table {
         let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column == row.count - 1 ? cell : Formatting.padded(cell, to: widths[column])
             }.joined(separator: "  ")
         }
     }

@@ -1,7 +1,6 @@
 import Arguments
 import Downloads
 import EpisodeStore
-import Foundation
 import Playback
 
 /// `podcli play [ID]`: plays an episode (or the queue) on an ALSA device, from where it was left.
