@@ -50,18 +50,21 @@ public final class ALSAOutput: AudioOutput {
         snd_pcm_close(pcm)
     }
 
-    public func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) {
+    @discardableResult
+    public func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
         let frames = pcm.count / format.bytesPerFrame
         var written = 0
+        var suspended = false
         while written < frames {
             let result = snd_pcm_writei(
                 self.pcm, pcm.baseAddress! + written * format.bytesPerFrame, snd_pcm_uframes_t(frames - written))
             if result >= 0 {
                 written += result
             } else {
-                try recover(from: Int32(result), during: "writing")
+                suspended = try recover(from: Int32(result), during: "writing") || suspended
             }
         }
+        return suspended
     }
 
     public func pause() throws(OutputError) -> PauseEffect {
@@ -83,7 +86,7 @@ public final class ALSAOutput: AudioOutput {
         guard holding else { return }
         holding = false
         let result = snd_pcm_pause(pcm, 0)
-        if result < 0 { try recover(from: result, during: "resuming") }
+        if result < 0 { _ = try recover(from: result, during: "resuming") }
     }
 
     public func discard() {
@@ -103,12 +106,13 @@ public final class ALSAOutput: AudioOutput {
         return snd_pcm_delay(pcm, &delay) == 0 ? max(0, delay) : 0
     }
 
-    /// The one place ALSA errors are judged. An underrun (-EPIPE) or a resume from system suspend
-    /// (-ESTRPIPE) is recovered silently; an interrupted call is retried; anything recovery cannot
-    /// fix (-ENODEV, -EBADFD, -EIO: the device or its server is gone) is `deviceLost`.
-    private func recover(from error: Int32, during operation: String) throws(OutputError) {
-        if error == -EAGAIN || error == -EINTR { return }
-        if error == -EPIPE || error == -ESTRPIPE, snd_pcm_recover(pcm, error, 1) == 0 { return }
+    /// The one place ALSA errors are judged. An interrupted call is retried; an underrun (-EPIPE)
+    /// is recovered silently, no interruption; a system suspend (-ESTRPIPE) is recovered (resume,
+    /// else prepare) and reported: returns true. Anything recovery cannot fix (-ENODEV, -EBADFD,
+    /// -EIO: the device or its sound server is gone) is `deviceLost`.
+    private func recover(from error: Int32, during operation: String) throws(OutputError) -> Bool {
+        if error == -EAGAIN || error == -EINTR { return false }
+        if error == -EPIPE || error == -ESTRPIPE, snd_pcm_recover(pcm, error, 1) == 0 { return error == -ESTRPIPE }
         throw .deviceLost(name: deviceName, reason: "\(operation): \(Self.reason(error))")
     }
 

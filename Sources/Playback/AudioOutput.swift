@@ -1,7 +1,8 @@
 /// Where decoded PCM goes: a sound device, opened for one `AudioFormat`.
 ///
 /// The contract the player relies on (after mpv's `ao` drivers):
-/// - `write` blocks until every frame was accepted; a real device paces playback this way.
+/// - `write` blocks until every frame was accepted; a real device paces playback this way. It
+///   returns true when the system suspended the device meanwhile (and it has been resumed).
 /// - `pause` stops the sound now. A device that cannot hold its buffer drops it and says how
 ///   many frames were never heard, so the player can decode them again: no gap, no repeat.
 /// - `discard` forgets what is buffered (for a seek); the next `write` starts playing again.
@@ -10,7 +11,7 @@ public protocol AudioOutput: AnyObject {
     var format: AudioFormat { get }
     /// The device's name, as the user would give it to `--device`.
     var deviceName: String { get }
-    func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError)
+    @discardableResult func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> Bool
     func pause() throws(OutputError) -> PauseEffect
     func resume() throws(OutputError)
     func discard()
@@ -52,4 +53,40 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the sound device '\(name)' stopped working: \(reason)"
         }
     }
+}
+
+/// The sound device a session plays on, by name: opened for the format at hand, kept while the
+/// format stays the same, let go when it is lost, and opened again by name (so on whatever the
+/// name means by then: `default` follows the system) on the next write.
+public final class AudioDevice {
+    public let name: String
+    private let open: (String, AudioFormat) throws(OutputError) -> any AudioOutput
+    private var current: (any AudioOutput)?
+    /// Whether a device was ever opened: failing to open one again is then a lost device, not a
+    /// missing one.
+    public private(set) var wasOpened = false
+
+    /// - Parameter open: how to open `name` for a format (ALSA's, unless a test brings its own).
+    public init(
+        name: String,
+        open: @escaping (String, AudioFormat) throws(OutputError) -> any AudioOutput = {
+            (name, format) throws(OutputError) in
+            try ALSAOutput(device: name, format: format)
+        }
+    ) {
+        self.name = name
+        self.open = open
+    }
+
+    public func output(for format: AudioFormat) throws(OutputError) -> any AudioOutput {
+        if let current, current.format == format { return current }
+        current = nil
+        let opened = try open(name, format)
+        current = opened
+        wasOpened = true
+        return opened
+    }
+
+    /// Lets the device go (it was lost).
+    public func release() { current = nil }
 }

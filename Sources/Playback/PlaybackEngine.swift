@@ -2,8 +2,8 @@
 /// MPRIS): positions are PCM frames of the episode.
 public enum PlayerEvent: Equatable, Sendable {
     case started(at: Int)
-    case paused(at: Int)
-    case resumed(at: Int)
+    /// Playing, paused, interrupted or without a device, and why.
+    case stateChanged(PlaybackState, at: Int)
     case seeked(from: Int, to: Int)
     case volumeChanged(Int)
     /// A frame could not be decoded and was skipped.
@@ -13,8 +13,36 @@ public enum PlayerEvent: Equatable, Sendable {
     case redraw
 }
 
+/// What the listener is told: playing, or why not.
+public enum PlaybackState: Equatable, Sendable, CustomStringConvertible {
+    case playing
+    /// The user paused.
+    case paused
+    /// Something else has the sound for now; playing resumes when it ends, if it was playing.
+    case interrupted(Interruption)
+    /// The device went away; playing waits for the user, and then uses the default device.
+    case deviceLost
+
+    public var description: String {
+        switch self {
+        case .playing: return "playing"
+        case .paused: return "paused"
+        case .interrupted(let interruption): return "interrupted (\(interruption))"
+        case .deviceLost: return "paused (device lost)"
+        }
+    }
+}
+
 /// The player's state and the rules that change it: commands in, actions out, no I/O, so the
 /// rules can be tested as a table. `Player` owns one and carries out its actions.
+///
+/// The policy for what happens around the player, after the iOS audio session (and without its
+/// bug of resuming on every route change):
+/// - an interruption pauses; when the last one ends with "should resume", playing resumes, but
+///   only if it was playing when the first began and the user did not pause since;
+/// - the old device becoming unavailable pauses, and only the user resumes, on the device that
+///   is the default by then: sound must never jump to the laptop's speakers by itself;
+/// - a new device becoming available changes nothing.
 public struct PlaybackEngine: Equatable, Sendable {
     /// Where an episode is: the frame being heard, how far a seek may go (the end; for a stream,
     /// what has arrived; nil when there is no telling), its sample rate.
@@ -41,11 +69,21 @@ public struct PlaybackEngine: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         case pauseOutput
         case resumeOutput
+        /// The device is gone: let go of it (what it held was not heard); the next write opens
+        /// the device again.
+        case releaseOutput
         case seek(toFrame: Int)
         case report(PlayerEvent)
     }
 
-    public private(set) var isPaused: Bool
+    /// The user's pause.
+    private var userPaused: Bool
+    /// Interruptions under way, oldest first.
+    private var interruptions: [Interruption] = []
+    /// Whether to play again when the last interruption ends: it was playing when the first
+    /// began, and the user has not paused since (or has asked to play since).
+    private var resumesAfterInterruptions = false
+    private var deviceLost = false
     public private(set) var volume: Int
     /// Set once the episode should stop playing; the player stops before its next write.
     public private(set) var stopReason: StopReason?
@@ -56,22 +94,56 @@ public struct PlaybackEngine: Equatable, Sendable {
 
     public init(volume: Int = 100, paused: Bool = false) {
         self.volume = SoftwareVolume.range.clamped(volume)
-        self.isPaused = paused
+        self.userPaused = paused
+    }
+
+    public var state: PlaybackState {
+        if deviceLost { return .deviceLost }
+        if let interruption = interruptions.last { return .interrupted(interruption) }
+        return userPaused ? .paused : .playing
+    }
+
+    public var isPaused: Bool { state != .playing }
+
+    /// Whether the listener wants sound: what space toggles.
+    private var wantsToPlay: Bool {
+        !userPaused && !deviceLost && (interruptions.isEmpty || resumesAfterInterruptions)
     }
 
     public mutating func handle(_ command: PlayerCommand, at timeline: Timeline) -> [Action] {
         let position = timeline.position
         switch command {
         case .togglePause:
-            return handle(isPaused ? .resume : .pause, at: timeline)
+            return handle(wantsToPlay ? .pause : .resume, at: timeline)
         case .pause:
-            guard !isPaused else { return [] }
-            isPaused = true
-            return [.pauseOutput, .report(.paused(at: position))]
+            resumesAfterInterruptions = false
+            return change(at: position, wasPaused: isPaused) { $0.userPaused = true }
         case .resume:
-            guard isPaused else { return [] }
-            isPaused = false
-            return [.resumeOutput, .report(.resumed(at: position))]
+            // After an interruption has begun, resuming is a wish for when it ends.
+            resumesAfterInterruptions = !interruptions.isEmpty
+            return change(at: position, wasPaused: isPaused) {
+                $0.userPaused = false
+                $0.deviceLost = false
+            }
+        case .interruptionBegan(let interruption):
+            guard !interruptions.contains(interruption) else { return [] }
+            if interruptions.isEmpty { resumesAfterInterruptions = !isPaused }
+            return change(at: position, wasPaused: isPaused) { $0.interruptions.append(interruption) }
+        case .interruptionEnded(let interruption, let shouldResume):
+            guard let index = interruptions.firstIndex(of: interruption) else { return [] }
+            return change(at: position, wasPaused: isPaused) { engine in
+                engine.interruptions.remove(at: index)
+                guard engine.interruptions.isEmpty else { return }
+                // The last one: play again only as the policy says; otherwise it is now a pause.
+                if !(shouldResume && engine.resumesAfterInterruptions) { engine.userPaused = true }
+            }
+        case .routeChanged(.oldDeviceUnavailable):
+            guard !deviceLost else { return [] }
+            resumesAfterInterruptions = false
+            let actions = change(at: position, wasPaused: isPaused) { $0.deviceLost = true }
+            return [.releaseOutput] + actions.filter { $0 != .pauseOutput }
+        case .routeChanged(.newDeviceAvailable), .routeChanged(.override):
+            return []
         case .seek(by: let seconds):
             return seek(from: position, to: timeline.frame(movedBy: seconds))
         case .setPosition(let seconds):
@@ -90,6 +162,17 @@ public struct PlaybackEngine: Equatable, Sendable {
         case .signal(let number): return stop(.signal(number))
         case .redraw: return [.report(.redraw)]
         }
+    }
+
+    /// Applies `update`, and says what changed: the output paused or resumed, and the new state.
+    private mutating func change(at position: Int, wasPaused: Bool, _ update: (inout Self) -> Void) -> [Action] {
+        let before = state
+        update(&self)
+        guard state != before else { return [] }
+        var actions: [Action] = []
+        if isPaused && !wasPaused { actions.append(.pauseOutput) }
+        if !isPaused && wasPaused && !(before == .deviceLost) { actions.append(.resumeOutput) }
+        return actions + [.report(.stateChanged(state, at: position))]
     }
 
     /// The episode ended, or `--for` was reached.

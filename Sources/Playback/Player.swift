@@ -8,27 +8,35 @@ public struct PlayerStatus: Equatable, Sendable {
     public var position: Int
     public var frameCount: Int?
     public var sampleRate: Int
-    public var isPaused: Bool
+    public var state: PlaybackState
     public var volume: Int
 
     public var seconds: Double { Double(position) / Double(sampleRate) }
     public var duration: Double? { frameCount.map { Double($0) / Double(sampleRate) } }
 }
 
-/// Plays one episode: decodes, applies the volume, writes to the output, and between two writes
+/// Plays one episode: decodes, applies the volume, writes to the device, and between two writes
 /// carries out the commands that arrived. One thread, one loop, read top to bottom (as mpv's
 /// `run_playloop`): commands → stop? → paused? → decode → write → report.
 public final class Player {
     private let decoder: Decoder
-    private let output: any AudioOutput
+    private let device: AudioDevice
     private let commands: CommandQueue
     public private(set) var engine: PlaybackEngine
     /// Stop after this many frames have been played (`--for`).
     private let limit: Int?
+    /// The device's output while there is one: opened on the first write, let go when the device
+    /// is lost, opened again on the next write after that.
+    private var output: (any AudioOutput)?
     /// The decoder frame just after the last one written to the output.
     private var written: Int
+    /// How far behind `written` the listener was after the last write: what a device that
+    /// vanishes had not played yet.
+    private var unplayedAfterLastWrite = 0
     /// Frames written to the output so far, wherever seeks took the decoder.
     public private(set) var framesPlayed = 0
+    /// When to try a busy device again, and the delay after that (doubling up to a cap).
+    private var busyRetry: (at: DispatchTime, delay: Double)?
 
     /// Frames per write: small enough that a key takes effect within ~50 ms.
     static let chunkFrames = 2048
@@ -36,19 +44,20 @@ public final class Player {
     static let reportInterval = 0.25
     /// Consecutive undecodable reads after which the file is given up.
     static let maxConsecutiveDecodeFailures = 8
+    /// The first and the longest wait before opening a busy device again.
+    static let busyRetryDelays = (first: 0.25, longest: 5.0)
 
     public var format: AudioFormat { decoder.format }
 
     /// The frame the listener hears now.
-    public var position: Int { max(0, written - output.unplayedFrames) }
+    public var position: Int { max(0, written - (output?.unplayedFrames ?? 0)) }
 
     /// - Parameters:
     ///   - engine: carries the volume (and pause) over from the previous episode.
     ///   - limit: frames to play before stopping with `.limitReached`; nil plays to the end.
-    public init(decoder: Decoder, output: any AudioOutput, commands: CommandQueue, engine: PlaybackEngine, limit: Int?)
-    {
+    public init(decoder: Decoder, device: AudioDevice, commands: CommandQueue, engine: PlaybackEngine, limit: Int?) {
         self.decoder = decoder
-        self.output = output
+        self.device = device
         self.commands = commands
         self.engine = engine
         self.limit = limit
@@ -58,7 +67,7 @@ public final class Player {
     /// Plays until the episode ends or a command stops it; returns why. `report` is called on
     /// this thread for every event and periodically.
     /// - Throws: `DecoderError` when the file cannot be decoded any further, `OutputError` when
-    ///   the device fails. `position` stays valid for saving.
+    ///   the device cannot be opened at all. `position` stays valid for saving.
     public func play(report: (PlayerStatus) -> Void) throws -> StopReason {
         let buffer = UnsafeMutableRawBufferPointer.allocate(
             byteCount: Self.chunkFrames * decoder.format.bytesPerFrame, alignment: 16)
@@ -70,8 +79,8 @@ public final class Player {
         }
         send(.started(at: position))
         while true {
-            for command in commands.take(waitingUpTo: engine.isPaused ? 1 : 0) {
-                for action in engine.handle(command, at: timeline) { try perform(action, send) }
+            for command in commands.take(waitingUpTo: engine.isPaused ? waitWhilePaused : 0) {
+                try handle(command, send)
             }
             if let reason = engine.stopReason {
                 finish(reason)
@@ -79,6 +88,7 @@ public final class Player {
                 return reason
             }
             if engine.isPaused {
+                try retryBusyDevice(send)
                 send(nil)
                 continue
             }
@@ -91,13 +101,27 @@ public final class Player {
         }
     }
 
+    private func handle(_ command: PlayerCommand, _ send: (PlayerEvent?) -> Void) throws {
+        for action in engine.handle(command, at: timeline) { try perform(action, send) }
+    }
+
+    /// Paused, the loop wakes for commands, once a second for the now-playing line, and when a
+    /// busy device is to be tried again.
+    private var waitWhilePaused: Double {
+        guard let busyRetry else { return 1 }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = busyRetry.at.uptimeNanoseconds
+        return due > now ? min(1, Double(due - now) / 1e9) : 0.001
+    }
+
     /// Consecutive reads that failed to decode, and whether any audio came out at all.
     private var decodeFailures = 0
     private var decodedAny = false
 
     /// Decodes the next chunk (at most what `--for` leaves) and writes it; tells the engine when
-    /// the episode or the limit ends.
+    /// the episode or the limit ends, and when the device is busy or gone.
     private func feedOutput(from buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws {
+        guard let output = try openOutput(send) else { return }
         let bytesPerFrame = decoder.format.bytesPerFrame
         let frames = min(Self.chunkFrames, limit.map { $0 - framesPlayed } ?? .max)
         guard frames > 0 else { return engine.finish(.limitReached) }
@@ -121,9 +145,59 @@ public final class Player {
         decodedAny = true
         let pcm = UnsafeMutableRawBufferPointer(rebasing: buffer[..<count])
         SoftwareVolume.apply(engine.volume, to: pcm)
-        try output.write(UnsafeRawBufferPointer(pcm))
+        let suspendedMeanwhile: Bool
+        do {
+            suspendedMeanwhile = try output.write(UnsafeRawBufferPointer(pcm))
+        } catch {
+            // Whatever of this chunk did not reach the device is decoded again after a resume.
+            try decoder.seek(toFrame: written)
+            guard case .deviceLost(_, let reason) = error else { throw error }
+            return try handle(.routeChanged(.oldDeviceUnavailable(reason: reason)), send)
+        }
         written += count / bytesPerFrame
         framesPlayed += count / bytesPerFrame
+        unplayedAfterLastWrite = output.unplayedFrames
+        if suspendedMeanwhile {
+            // The system slept and the device has been resumed: an interruption that has ended.
+            try handle(.interruptionBegan(.systemSleep), send)
+            try handle(.interruptionEnded(.systemSleep, shouldResume: true), send)
+        }
+    }
+
+    /// The output, opened if there is none yet. A busy device is an interruption until it is
+    /// free; a device that cannot be opened again after it was lost stays lost (the user may try
+    /// again). Failing to open any device at all is an error.
+    private func openOutput(_ send: (PlayerEvent?) -> Void) throws -> (any AudioOutput)? {
+        if let output { return output }
+        let opened: any AudioOutput
+        do throws(OutputError) {
+            opened = try device.output(for: decoder.format)
+        } catch {
+            switch error {
+            case .busy:
+                let delay =
+                    busyRetry.map { min($0.delay * 2, Self.busyRetryDelays.longest) } ?? Self.busyRetryDelays.first
+                busyRetry = (DispatchTime.now() + delay, delay)
+                try handle(.interruptionBegan(.deviceBusy), send)
+            case .noDevice(_, let reason) where device.wasOpened:
+                try handle(.routeChanged(.oldDeviceUnavailable(reason: reason)), send)
+            default:
+                throw error
+            }
+            return nil
+        }
+        output = opened
+        if busyRetry != nil {
+            busyRetry = nil
+            try handle(.interruptionEnded(.deviceBusy, shouldResume: true), send)
+        }
+        return opened
+    }
+
+    /// While a busy device keeps the player interrupted, tries it again when the delay is up.
+    private func retryBusyDevice(_ send: (PlayerEvent?) -> Void) throws {
+        guard let busyRetry, DispatchTime.now() >= busyRetry.at else { return }
+        _ = try openOutput(send)
     }
 
     private var timeline: PlaybackEngine.Timeline {
@@ -134,21 +208,28 @@ public final class Player {
     private func status(_ event: PlayerEvent?) -> PlayerStatus {
         PlayerStatus(
             event: event, position: position, frameCount: decoder.frameCount, sampleRate: decoder.format.sampleRate,
-            isPaused: engine.isPaused, volume: engine.volume)
+            state: engine.state, volume: engine.volume)
     }
 
     private func perform(_ action: PlaybackEngine.Action, _ send: (PlayerEvent?) -> Void) throws {
         switch action {
         case .pauseOutput:
-            if case .dropped(let count) = try output.pause(), count > 0 {
+            if case .dropped(let count) = try output?.pause(), count > 0 {
                 // The device forgot what it had not played yet: decode it again on resume.
                 written -= count
                 try decoder.seek(toFrame: written)
             }
         case .resumeOutput:
-            try output.resume()
+            try output?.resume()
+        case .releaseOutput:
+            // What the device held when it vanished was never heard: play it again later.
+            output = nil
+            device.release()
+            written -= unplayedAfterLastWrite
+            unplayedAfterLastWrite = 0
+            try decoder.seek(toFrame: written)
         case .seek(let frame):
-            output.discard()
+            output?.discard()
             try decoder.seek(toFrame: frame)
             written = decoder.position
         case .report(let event):
@@ -161,10 +242,10 @@ public final class Player {
     private func finish(_ reason: StopReason) {
         switch reason {
         case .endOfEpisode, .limitReached:
-            output.drain()
+            output?.drain()
         default:
             let heard = position
-            output.discard()
+            output?.discard()
             written = heard
         }
     }

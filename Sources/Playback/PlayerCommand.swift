@@ -19,6 +19,40 @@ public enum PlayerCommand: Equatable, Sendable {
     case signal(Int32)
     /// Nothing changed, but the now-playing line should be drawn again (the terminal was resized).
     case redraw
+
+    // What happens around the player (the audio session's events).
+    case interruptionBegan(Interruption)
+    case interruptionEnded(Interruption, shouldResume: Bool)
+    case routeChanged(RouteChange)
+}
+
+/// Something that takes the sound away for a while, as an iOS audio session would report it.
+public enum Interruption: Hashable, Sendable, CustomStringConvertible {
+    /// The user suspended podcli (Ctrl-Z, SIGTSTP) until SIGCONT.
+    case suspend
+    /// The system went to sleep (logind's PrepareForSleep, or ALSA's -ESTRPIPE after it).
+    case systemSleep
+    /// Another program holds the sound device; podcli tries again with a growing delay.
+    case deviceBusy
+
+    public var description: String {
+        switch self {
+        case .suspend: return "suspend"
+        case .systemSleep: return "system sleep"
+        case .deviceBusy: return "device busy"
+        }
+    }
+}
+
+/// A change of where the sound goes, with its reason.
+public enum RouteChange: Equatable, Sendable {
+    /// The device in use went away (headphones unplugged; a USB, Bluetooth or network sink gone;
+    /// its sound server stopped).
+    case oldDeviceUnavailable(reason: String)
+    /// A device appeared (headphones plugged in).
+    case newDeviceAvailable
+    /// The configuration changed in some other way.
+    case override
 }
 
 /// Why the player stopped playing an episode.

@@ -27,7 +27,7 @@ final class NowPlayingDisplay {
             guard !output.quiet else { return }
             let info = NowPlaying(
                 podcast: podcast, title: episode.title, elapsed: status.seconds, duration: duration,
-                volume: status.volume, state: status.isPaused ? "paused" : "playing")
+                volume: status.volume, state: status.state.description)
             let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80
             output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K")
             lineShown = true
@@ -68,8 +68,10 @@ final class NowPlayingDisplay {
         switch status.event {
         case .started?:
             return "Playing #\(episode.id) " + (podcast.map { "\($0) — " } ?? "") + episode.title + " from \(at)\(of)"
-        case .paused?: return "Paused at \(at)"
-        case .resumed?: return "Resumed at \(at)"
+        case .stateChanged(.playing, _)?: return "Resumed at \(at)"
+        case .stateChanged(.paused, _)?: return "Paused at \(at)"
+        case .stateChanged(let state, _)?:
+            return "\(state.description.prefix(1).uppercased())\(state.description.dropFirst()) at \(at)"
         case .seeked(_, let to)?: return "Seeked to \(clock(to, status))"
         case .volumeChanged(let volume)?: return "Volume \(volume)%"
         case .stopped(.endOfEpisode, _)?: return nil

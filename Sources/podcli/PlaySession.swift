@@ -49,7 +49,7 @@ final class PlaySession {
         defer { terminal?.restore() }
         defer { display.finish() }
 
-        var playing = Playing(engine: engine, remaining: limit)
+        var playing = Playing(engine: engine, remaining: limit, device: AudioDevice(name: deviceName))
         var index = 0
         var startAt = start
         var unplayable: [any Error] = []
@@ -95,8 +95,8 @@ final class PlaySession {
         var engine: PlaybackEngine
         /// Seconds of audio left to play (`--for`).
         var remaining: Double?
-        /// Opened for the first episode, reopened only when the format changes.
-        var output: ALSAOutput?
+        /// Opened for the first episode, reopened when the format changes or after it was lost.
+        let device: AudioDevice
     }
 
     /// Opens one episode, positions it and plays it.
@@ -107,13 +107,9 @@ final class PlaySession {
             return commands.take().lazy.compactMap(\.signalNumber).first.map(StopReason.signal) ?? .quit
         }
         try decoder.seek(toFrame: try startFrame(of: episode, decoder: decoder, requested: requested))
-        if playing.output?.format != decoder.format {
-            playing.output = nil
-            playing.output = try ALSAOutput(device: deviceName, format: decoder.format)
-        }
         let rate = Double(decoder.format.sampleRate)
         let player = Player(
-            decoder: decoder, output: playing.output!, commands: commands, engine: playing.engine,
+            decoder: decoder, device: playing.device, commands: commands, engine: playing.engine,
             limit: playing.remaining.map { Int(($0 * rate).rounded()) })
         let reason = try run(player, for: episode)
         playing.engine = PlaybackEngine(volume: player.engine.volume)

@@ -9,10 +9,16 @@ import Testing
 
     @Test func spaceTogglesBetweenPlayingAndPaused() {
         var engine = PlaybackEngine()
-        #expect(engine.handle(.togglePause, at: Self.timeline) == [.pauseOutput, .report(.paused(at: 10_000))])
-        #expect(engine.isPaused)
-        #expect(engine.handle(.togglePause, at: Self.timeline) == [.resumeOutput, .report(.resumed(at: 10_000))])
-        #expect(!engine.isPaused)
+        #expect(
+            engine.handle(.togglePause, at: Self.timeline) == [
+                .pauseOutput, .report(.stateChanged(.paused, at: 10_000)),
+            ])
+        #expect(engine.state == .paused)
+        #expect(
+            engine.handle(.togglePause, at: Self.timeline) == [
+                .resumeOutput, .report(.stateChanged(.playing, at: 10_000)),
+            ])
+        #expect(engine.state == .playing)
     }
 
     @Test func pausingWhenPausedOrResumingWhenPlayingDoesNothing() {
@@ -84,5 +90,141 @@ import Testing
         engine.finish(.limitReached)
         engine.finish(.endOfEpisode)
         #expect(engine.stopReason == .limitReached)
+    }
+
+    // MARK: - Interruptions and route changes: the policy as a table
+
+    /// One step of a sequence: what happens, the state after it, and whether the output is told
+    /// to pause or resume (or is let go).
+    struct Step: CustomTestStringConvertible, Sendable {
+        let command: PlayerCommand
+        let state: PlaybackState
+        let output: PlaybackEngine.Action?
+
+        init(_ command: PlayerCommand, _ state: PlaybackState, _ output: PlaybackEngine.Action? = nil) {
+            self.command = command
+            self.state = state
+            self.output = output
+        }
+
+        var testDescription: String { "\(command) → \(state)" }
+    }
+
+    static let unplugged = PlayerCommand.routeChanged(.oldDeviceUnavailable(reason: "unplugged"))
+
+    static let sequences: [(String, [Step])] = [
+        (
+            "an interruption pauses and its end resumes",
+            [
+                Step(.interruptionBegan(.suspend), .interrupted(.suspend), .pauseOutput),
+                Step(.interruptionEnded(.suspend, shouldResume: true), .playing, .resumeOutput),
+            ]
+        ),
+        (
+            "an end that says not to resume leaves it paused",
+            [
+                Step(.interruptionBegan(.systemSleep), .interrupted(.systemSleep), .pauseOutput),
+                Step(.interruptionEnded(.systemSleep, shouldResume: false), .paused),
+                Step(.resume, .playing, .resumeOutput),
+            ]
+        ),
+        (
+            "a user pause during an interruption is kept when it ends",
+            [
+                Step(.interruptionBegan(.suspend), .interrupted(.suspend), .pauseOutput),
+                Step(.pause, .interrupted(.suspend)),
+                Step(.interruptionEnded(.suspend, shouldResume: true), .paused),
+            ]
+        ),
+        (
+            "paused before an interruption stays paused after it",
+            [
+                Step(.pause, .paused, .pauseOutput),
+                Step(.interruptionBegan(.deviceBusy), .interrupted(.deviceBusy)),
+                Step(.interruptionEnded(.deviceBusy, shouldResume: true), .paused),
+            ]
+        ),
+        (
+            "asking to play during an interruption plays when it ends",
+            [
+                Step(.pause, .paused, .pauseOutput),
+                Step(.interruptionBegan(.systemSleep), .interrupted(.systemSleep)),
+                Step(.resume, .interrupted(.systemSleep)),
+                Step(.interruptionEnded(.systemSleep, shouldResume: true), .playing, .resumeOutput),
+            ]
+        ),
+        (
+            "overlapping interruptions resume only after the last one ends",
+            [
+                Step(.interruptionBegan(.systemSleep), .interrupted(.systemSleep), .pauseOutput),
+                Step(.interruptionBegan(.deviceBusy), .interrupted(.deviceBusy)),
+                Step(.interruptionEnded(.systemSleep, shouldResume: true), .interrupted(.deviceBusy)),
+                Step(.interruptionEnded(.deviceBusy, shouldResume: true), .playing, .resumeOutput),
+            ]
+        ),
+        (
+            "an end of an interruption that never began changes nothing",
+            [
+                Step(.interruptionEnded(.suspend, shouldResume: true), .playing)
+            ]
+        ),
+        (
+            "losing the device pauses and nothing but the user resumes",
+            [
+                Step(unplugged, .deviceLost, .releaseOutput),
+                Step(.routeChanged(.newDeviceAvailable), .deviceLost),
+                Step(.interruptionBegan(.suspend), .deviceLost),
+                Step(.interruptionEnded(.suspend, shouldResume: true), .deviceLost),
+                Step(.resume, .playing),
+            ]
+        ),
+        (
+            "losing the device while paused, then resuming",
+            [
+                Step(.pause, .paused, .pauseOutput),
+                Step(unplugged, .deviceLost, .releaseOutput),
+                Step(.togglePause, .playing),
+            ]
+        ),
+        (
+            "losing the device during an interruption: its end does not resume",
+            [
+                Step(.interruptionBegan(.systemSleep), .interrupted(.systemSleep), .pauseOutput),
+                Step(unplugged, .deviceLost, .releaseOutput),
+                Step(.interruptionEnded(.systemSleep, shouldResume: true), .deviceLost),
+                Step(.resume, .playing),
+            ]
+        ),
+        (
+            "a new device while playing changes nothing",
+            [
+                Step(.routeChanged(.newDeviceAvailable), .playing),
+                Step(.routeChanged(.override), .playing),
+            ]
+        ),
+    ]
+
+    @Test(arguments: sequences)
+    func thePolicyForWhatHappensAroundThePlayer(_ name: String, _ steps: [Step]) {
+        var engine = PlaybackEngine()
+        for step in steps {
+            let actions = engine.handle(step.command, at: Self.timeline)
+            #expect(engine.state == step.state, "\(name): after \(step.command)")
+            let outputActions = actions.filter { action in
+                if case .report = action { return false } else { return true }
+            }
+            #expect(outputActions == (step.output.map { [$0] } ?? []), "\(name): after \(step.command)")
+        }
+    }
+
+    @Test func everyChangeOfStateIsReportedWithItsReason() {
+        var engine = PlaybackEngine()
+        #expect(
+            engine.handle(.interruptionBegan(.suspend), at: Self.timeline).last
+                == .report(.stateChanged(.interrupted(.suspend), at: 10_000)))
+        #expect(
+            engine.handle(Self.unplugged, at: Self.timeline).last == .report(.stateChanged(.deviceLost, at: 10_000)))
+        #expect(PlaybackState.interrupted(.suspend).description == "interrupted (suspend)")
+        #expect(PlaybackState.deviceLost.description == "paused (device lost)")
     }
 }

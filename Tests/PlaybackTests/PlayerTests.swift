@@ -35,11 +35,12 @@ struct PlayerTests {
         var deviceName: String { device.deviceName }
         var unplayedFrames: Int { device.unplayedFrames }
 
-        func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) {
-            try device.write(pcm)
+        func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
+            let suspended = try device.write(pcm)
             writes += 1
             framesWritten += pcm.count / format.bytesPerFrame
             onWrite(self)
+            return suspended
         }
 
         func pause() throws(OutputError) -> PauseEffect {
@@ -66,7 +67,8 @@ struct PlayerTests {
         let output = WatchedOutput(try ALSAOutput(device: capture.device, format: decoder.format))
         output.onWrite = watch
         let player = Player(
-            decoder: decoder, output: output, commands: commands, engine: PlaybackEngine(volume: volume), limit: limit)
+            decoder: decoder, device: AudioDevice(name: capture.device) { _, _ in output }, commands: commands,
+            engine: PlaybackEngine(volume: volume), limit: limit)
         var events: [PlayerEvent] = []
         let reason = try player.play { status in status.event.map { events.append($0) } }
         return (reason, try capture.recorded(), output, player.position, events)
