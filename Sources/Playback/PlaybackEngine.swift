@@ -3,7 +3,9 @@
 public enum PlayerEvent: Equatable, Sendable {
     case started(at: Int)
     /// Playing, paused, interrupted or without a device, and why.
-    case stateChanged(PlaybackState, at: Int)
+    case stateChanged(PlayerState, at: Int)
+    /// The user suspended podcli (Ctrl-Z): the output is paused; the process may stop now.
+    case suspending(at: Int)
     case seeked(from: Int, to: Int)
     case volumeChanged(Int)
     /// A frame could not be decoded and was skipped.
@@ -14,7 +16,7 @@ public enum PlayerEvent: Equatable, Sendable {
 }
 
 /// What the listener is told: playing, or why not.
-public enum PlaybackState: Equatable, Sendable, CustomStringConvertible {
+public enum PlayerState: Equatable, Sendable, CustomStringConvertible {
     case playing
     /// The user paused.
     case paused
@@ -97,7 +99,7 @@ public struct PlaybackEngine: Equatable, Sendable {
         self.userPaused = paused
     }
 
-    public var state: PlaybackState {
+    public var state: PlayerState {
         if deviceLost { return .deviceLost }
         if let interruption = interruptions.last { return .interrupted(interruption) }
         return userPaused ? .paused : .playing
@@ -128,7 +130,8 @@ public struct PlaybackEngine: Equatable, Sendable {
         case .interruptionBegan(let interruption):
             guard !interruptions.contains(interruption) else { return [] }
             if interruptions.isEmpty { resumesAfterInterruptions = !isPaused }
-            return change(at: position, wasPaused: isPaused) { $0.interruptions.append(interruption) }
+            let actions = change(at: position, wasPaused: isPaused) { $0.interruptions.append(interruption) }
+            return interruption == .suspend ? actions + [.report(.suspending(at: position))] : actions
         case .interruptionEnded(let interruption, let shouldResume):
             guard let index = interruptions.firstIndex(of: interruption) else { return [] }
             return change(at: position, wasPaused: isPaused) { engine in

@@ -8,7 +8,7 @@ public struct PlayerStatus: Equatable, Sendable {
     public var position: Int
     public var frameCount: Int?
     public var sampleRate: Int
-    public var state: PlaybackState
+    public var state: PlayerState
     public var volume: Int
 
     public var seconds: Double { Double(position) / Double(sampleRate) }

@@ -77,7 +77,7 @@ final class NowPlayingDisplay {
         case .stopped(.endOfEpisode, _)?: return nil
         case .stopped(.next, _)?: return "Skipped #\(episode.id) at \(at)"
         case .stopped(_, _)?: return "Stopped at \(at)\(of)"
-        case .skippedCorruptAudio?, .redraw?, nil: return nil
+        case .skippedCorruptAudio?, .suspending?, .redraw?, nil: return nil
         }
     }
 

@@ -149,6 +149,7 @@ final class PlaySession {
                     lastSave = now
                     try? save(status.position, of: episode, sampleRate: status.sampleRate)
                 }
+                if case .suspending = status.event { suspend() }
             }
             return reason
         } catch {
@@ -184,13 +185,29 @@ final class PlaySession {
     /// redraws the now-playing line at the new width.
     private func listenForSignals() -> [any DispatchSourceSignal] {
         let commands = commands
-        return [SIGINT, SIGTERM, SIGHUP, SIGWINCH].map { number in
+        let meanings: [(Int32, PlayerCommand)] = [
+            (SIGINT, .signal(SIGINT)), (SIGTERM, .signal(SIGTERM)), (SIGHUP, .signal(SIGHUP)), (SIGWINCH, .redraw),
+            // Ctrl-Z is an interruption: the player pauses and saves, then `suspend()` stops
+            // the process. SIGCONT (after Ctrl-Z, or after a SIGSTOP from outside) ends it.
+            (SIGTSTP, .interruptionBegan(.suspend)), (SIGCONT, .interruptionEnded(.suspend, shouldResume: true)),
+        ]
+        return meanings.map { number, command in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { commands.post(number == SIGWINCH ? .redraw : .signal(number)) }
+            source.setEventHandler { commands.post(command) }
             source.resume()
             return source
         }
+    }
+
+    /// Stops the process for Ctrl-Z, once the player has paused and the position is saved: the
+    /// terminal goes back to the shell as it was, and comes back to raw mode on SIGCONT.
+    private func suspend() {
+        display.finish()
+        terminal?.restore()
+        kill(getpid(), SIGSTOP)
+        // Continued.
+        try? terminal?.enterRaw()
     }
 
     /// Reads keys from the terminal on a thread of their own, for as long as the process lives.

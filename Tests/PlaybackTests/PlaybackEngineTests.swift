@@ -98,10 +98,10 @@ import Testing
     /// to pause or resume (or is let go).
     struct Step: CustomTestStringConvertible, Sendable {
         let command: PlayerCommand
-        let state: PlaybackState
+        let state: PlayerState
         let output: PlaybackEngine.Action?
 
-        init(_ command: PlayerCommand, _ state: PlaybackState, _ output: PlaybackEngine.Action? = nil) {
+        init(_ command: PlayerCommand, _ state: PlayerState, _ output: PlaybackEngine.Action? = nil) {
             self.command = command
             self.state = state
             self.output = output
@@ -217,14 +217,24 @@ import Testing
         }
     }
 
+    /// Ctrl-Z must stop the process whatever the state, once the output is paused.
+    @Test(arguments: [[], [PlayerCommand.pause], [unplugged]])
+    func aSuspendIsAlwaysAnnouncedAfterTheOutputPaused(before: [PlayerCommand]) {
+        var engine = PlaybackEngine()
+        for command in before { _ = engine.handle(command, at: Self.timeline) }
+        let actions = engine.handle(.interruptionBegan(.suspend), at: Self.timeline)
+        #expect(actions.last == .report(.suspending(at: 10_000)))
+        if let pause = actions.firstIndex(of: .pauseOutput) { #expect(pause < actions.count - 1) }
+    }
+
     @Test func everyChangeOfStateIsReportedWithItsReason() {
         var engine = PlaybackEngine()
         #expect(
-            engine.handle(.interruptionBegan(.suspend), at: Self.timeline).last
-                == .report(.stateChanged(.interrupted(.suspend), at: 10_000)))
+            engine.handle(.interruptionBegan(.systemSleep), at: Self.timeline).last
+                == .report(.stateChanged(.interrupted(.systemSleep), at: 10_000)))
         #expect(
             engine.handle(Self.unplugged, at: Self.timeline).last == .report(.stateChanged(.deviceLost, at: 10_000)))
-        #expect(PlaybackState.interrupted(.suspend).description == "interrupted (suspend)")
-        #expect(PlaybackState.deviceLost.description == "paused (device lost)")
+        #expect(PlayerState.interrupted(.suspend).description == "interrupted (suspend)")
+        #expect(PlayerState.deviceLost.description == "paused (device lost)")
     }
 }

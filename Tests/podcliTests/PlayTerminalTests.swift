@@ -142,6 +142,35 @@ struct PlayTerminalTests {
         #expect(tail.contains { $0 != $1 })
     }
 
+    /// Ctrl-Z (SIGTSTP) is an interruption: the player pauses, saves the position, gives the
+    /// terminal back as it was and stops; SIGCONT resumes where it was, with no gap or repeat.
+    @Test func ctrlZSuspendsAndSIGCONTResumesWithNoGapOrRepeat() throws {
+        let player = try Player()
+        let started = Date()
+        let session = try player.onTerminal()
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 1 })
+        session.signal(SIGTSTP)
+        #expect(waitUntil(timeout: 5) { Self.isStopped(session.pid) }, "\(session.output)")
+        #expect(session.isCanonicalWithEcho)
+        let position = try player.position()
+        #expect(position > 0.5 && position < 2.5, "saved \(position) s")
+        Thread.sleep(forTimeInterval: 1)
+        session.signal(SIGCONT)
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        #expect(Date().timeIntervalSince(started) >= 4)
+        #expect(try player.capture.pacedCaptured() == (try Self.reference.get()))
+        #expect(session.isCanonicalWithEcho)
+        #expect(try player.library.t.show(player.id)["played"] as? Bool == true)
+    }
+
+    /// Whether the process is stopped (state T in /proc/PID/stat).
+    static func isStopped(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(end, offsetBy: 2)] == "T"
+    }
+
     @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
     func aSignalSavesThePositionAndExitsWithItsCode(signal: Int32) throws {
         let player = try Player()
