@@ -144,10 +144,21 @@ public final class Decoder {
     public var duration: Double? { frameCount.map { Double($0) / Double(format.sampleRate) } }
 
     /// The PCM frame the next `read` starts at.
-    public var position: Int { max(0, mpg123_tell(handle)) }
+    public var position: Int { pendingSeek ?? max(0, mpg123_tell(handle)) }
+
+    /// A seek asked for and not made yet. libmpg123 (1.31) decodes wrongly after two seeks with
+    /// no read between them (to frame 20,480 and then 17,480 of a 44.1 kHz MP3, for one), so only
+    /// the last seek is made, just before the next read.
+    private var pendingSeek: Int?
 
     /// Decodes into `buffer` (whole frames) and returns how many bytes were written: 0 at the end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(DecoderError) -> Int {
+        if let target = pendingSeek {
+            pendingSeek = nil
+            guard mpg123_seek(handle, target, SEEK_SET) >= 0 else {
+                throw .seeking(path: path, reason: String(cString: mpg123_strerror(handle)))
+            }
+        }
         let wanted = buffer.count - buffer.count % format.bytesPerFrame
         var total = 0
         while total < wanted {
@@ -169,13 +180,11 @@ public final class Decoder {
     }
 
     /// Moves to PCM frame `frame` (clamped to the end): the next `read` starts exactly there.
-    public func seek(toFrame frame: Int) throws(DecoderError) {
+    /// The seek is made just before the next read (see `pendingSeek`).
+    public func seek(toFrame frame: Int) {
         let target = frameCount.map { min(max(0, frame), $0) } ?? max(0, frame)
         // Staying put keeps the decoder's state as it is (see `init` on seeks and rounding).
-        guard target != position else { return }
-        guard mpg123_seek(handle, target, SEEK_SET) >= 0 else {
-            throw .seeking(path: path, reason: String(cString: mpg123_strerror(handle)))
-        }
+        pendingSeek = target == max(0, mpg123_tell(handle)) ? nil : target
     }
 }
 

@@ -150,7 +150,7 @@ public final class Player {
             suspendedMeanwhile = try output.write(UnsafeRawBufferPointer(pcm))
         } catch {
             // Whatever of this chunk did not reach the device is decoded again after a resume.
-            try decoder.seek(toFrame: written)
+            decoder.seek(toFrame: written)
             guard case .deviceLost(_, let reason) = error else { throw error }
             return try handle(.routeChanged(.oldDeviceUnavailable(reason: reason)), send)
         }
@@ -217,7 +217,7 @@ public final class Player {
             if case .dropped(let count) = try output?.pause(), count > 0 {
                 // The device forgot what it had not played yet: decode it again on resume.
                 written -= count
-                try decoder.seek(toFrame: written)
+                decoder.seek(toFrame: written)
             }
         case .resumeOutput:
             try output?.resume()
@@ -227,10 +227,10 @@ public final class Player {
             device.release()
             written -= unplayedAfterLastWrite
             unplayedAfterLastWrite = 0
-            try decoder.seek(toFrame: written)
+            decoder.seek(toFrame: written)
         case .seek(let frame):
             output?.discard()
-            try decoder.seek(toFrame: frame)
+            decoder.seek(toFrame: frame)
             written = decoder.position
         case .report(let event):
             send(event)

@@ -106,7 +106,7 @@ final class PlaySession {
         guard let (decoder, stream) = try open(episode) else {
             return commands.take().lazy.compactMap(\.signalNumber).first.map(StopReason.signal) ?? .quit
         }
-        try decoder.seek(toFrame: try startFrame(of: episode, decoder: decoder, requested: requested))
+        decoder.seek(toFrame: try startFrame(of: episode, decoder: decoder, requested: requested))
         let rate = Double(decoder.format.sampleRate)
         let player = Player(
             decoder: decoder, device: playing.device, commands: commands, engine: playing.engine,

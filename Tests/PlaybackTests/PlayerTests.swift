@@ -63,7 +63,7 @@ struct PlayerTests {
     ) throws -> (reason: StopReason, heard: Data, output: WatchedOutput, position: Int, events: [PlayerEvent]) {
         let capture = try Capture()
         let decoder = try Decoder(path: path)
-        try decoder.seek(toFrame: frame)
+        decoder.seek(toFrame: frame)
         let output = WatchedOutput(try ALSAOutput(device: capture.device, format: decoder.format))
         output.onWrite = watch
         let player = Player(
@@ -107,6 +107,105 @@ struct PlayerTests {
         #expect(played.output.pauses == [.held])
         #expect(played.reason == .endOfEpisode)
         #expect(played.heard == (try DecoderTests.reference(Self.stereo)))
+    }
+
+    /// A device that fails like ALSA does when it goes away: -ENODEV on a write, after holding
+    /// `unplayed` frames it had not played yet.
+    final class VanishingOutput: AudioOutput {
+        /// The real device until it "vanishes" (closed then, so its capture is complete).
+        var device: ALSAOutput?
+        let format: AudioFormat
+        let deviceName: String
+        let failAfterWrites: Int
+        let unplayed: Int
+        var writes = 0
+        var framesAccepted = 0
+
+        init(_ device: ALSAOutput, failAfterWrites: Int, unplayed: Int) {
+            self.device = device
+            self.format = device.format
+            self.deviceName = device.deviceName
+            self.failAfterWrites = failAfterWrites
+            self.unplayed = unplayed
+        }
+
+        var unplayedFrames: Int { writes < failAfterWrites ? 0 : unplayed }
+
+        func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
+            guard writes < failAfterWrites, let device else {
+                device = nil
+                throw .deviceLost(name: deviceName, reason: "No such device")
+            }
+            writes += 1
+            framesAccepted += pcm.count / format.bytesPerFrame
+            return try device.write(pcm)
+        }
+
+        func pause() throws(OutputError) -> PauseEffect { try device?.pause() ?? .held }
+        func resume() throws(OutputError) { try device?.resume() }
+        func discard() { device?.discard() }
+        func drain() { device?.drain() }
+    }
+
+    /// The device vanishes after 10 writes: the player pauses (device lost) at the frame being
+    /// heard, waits for the user, and then plays on the device that is the default by then, from
+    /// that frame: what the lost device had not played is heard, nothing else twice.
+    @Test func aLostDeviceWaitsForTheUserAndThenPlaysOnTheNewDefault() throws {
+        let first = try Capture()
+        let second = try Capture()
+        let decoder = try Decoder(path: Self.stereo)
+        let vanishing = VanishingOutput(
+            try ALSAOutput(device: first.device, format: decoder.format), failAfterWrites: 10, unplayed: 3_000)
+        var opens = 0
+        let device = AudioDevice(name: "default") { _, format throws(OutputError) in
+            opens += 1
+            return opens == 1 ? vanishing : try ALSAOutput(device: second.device, format: format)
+        }
+        let commands = CommandQueue()
+        let player = Player(decoder: decoder, device: device, commands: commands, engine: PlaybackEngine(), limit: nil)
+        var states: [PlayerState] = []
+        var lostAt: Int?
+        let reason = try player.play { status in
+            guard case .stateChanged(let state, let position) = status.event else { return }
+            states.append(state)
+            if state == .deviceLost {
+                lostAt = position
+                // Nothing resumes by itself: the user does, a moment later.
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { commands.post(.resume) }
+            }
+        }
+        #expect(reason == .endOfEpisode)
+        #expect(states == [.deviceLost, .playing])
+        #expect(opens == 2)
+        let heard = vanishing.framesAccepted - 3_000
+        #expect(lostAt == heard)
+        let reference = try DecoderTests.reference(Self.stereo)
+        #expect(try first.recorded() == reference.prefix(vanishing.framesAccepted * 4))
+        #expect(try second.recorded() == reference.dropFirst(heard * 4))
+    }
+
+    @Test func aBusyDeviceIsAnInterruptionUntilItIsFree() throws {
+        let capture = try Capture()
+        let decoder = try Decoder(path: Self.stereo)
+        var attempts = 0
+        let device = AudioDevice(name: "default") { name, format throws(OutputError) in
+            attempts += 1
+            guard attempts > 3 else { throw .busy(name: name) }
+            return try ALSAOutput(device: capture.device, format: format)
+        }
+        let player = Player(
+            decoder: decoder, device: device, commands: CommandQueue(), engine: PlaybackEngine(), limit: nil)
+        var states: [PlayerState] = []
+        let started = DispatchTime.now()
+        let reason = try player.play { status in
+            if case .stateChanged(let state, _) = status.event { states.append(state) }
+        }
+        #expect(reason == .endOfEpisode)
+        #expect(states == [.interrupted(.deviceBusy), .playing])
+        #expect(attempts == 4)
+        // Tried again after 0.25, 0.5 and 1 s.
+        #expect(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds >= 1_700_000_000)
+        #expect(try capture.recorded() == (try DecoderTests.reference(Self.stereo)))
     }
 
     @Test func aSeekLandsOnItsTargetSample() throws {

@@ -153,11 +153,26 @@ import Testing
 
         a.stop()
         #expect(!a.isRunning)
+        #expect(a.log.contains("Daemon startup complete"), "stop() keeps the log until deinit")
         #expect(b.isRunning)
         #expect(try a.pactl(["info"]).succeeded == false)
         a.stop()  // idempotent
         b.stop()
         #expect(!b.isRunning)
+    }
+
+    @Test(.enabled(if: PulseAudioServer.unavailableReason == nil, "pulseaudio or pactl is not installed"))
+    func aServerLeavesNoProcessAndNoDirectoryBehind() throws {
+        var directory = ""
+        var pid: Int32 = 0
+        do {
+            let server = try PulseAudioServer()
+            directory = server.directory.path
+            pid = server.pid
+            #expect(kill(pid, 0) == 0)
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory))
+        #expect(kill(pid, 0) == -1)
     }
 
     @Test func aMissingPulseAudioIsNamedClearly() {

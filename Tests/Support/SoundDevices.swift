@@ -215,8 +215,9 @@ public final class ALSACapture: Sendable {
 /// "This program is not intended to be run as root", and runs).
 ///
 /// The daemon runs under a small `sh` guard that holds a pipe from this process: when this
-/// process exits, even by a crash, the pipe closes and the guard stops the daemon. `stop()`
-/// (also run on deinit) does the same at once.
+/// process exits, even by a crash, the pipe closes and the guard stops the daemon and removes
+/// its directory (a server held in a static is never deinitialized). `stop()` (also run on
+/// deinit) stops the daemon at once and keeps the directory (and the log) until deinit.
 ///
 /// Start-up takes about 30 ms on this machine (`pactl info` answers).
 ///
@@ -258,7 +259,9 @@ public final class PulseAudioServer: Sendable {
     /// `unavailableReason` for the tools found in `searchPath` (default: $PATH).
     public static func unavailableReason(searchPath: String?) -> String? {
         var missing: [String] = []
-        if findExecutable("pulseaudio", searchPath: searchPath) == nil { missing.append("pulseaudio (package pulseaudio)") }
+        if findExecutable("pulseaudio", searchPath: searchPath) == nil {
+            missing.append("pulseaudio (package pulseaudio)")
+        }
         if findExecutable("pactl", searchPath: searchPath) == nil { missing.append("pactl (package pulseaudio-utils)") }
         guard !missing.isEmpty else { return nil }
         return """
@@ -271,8 +274,10 @@ public final class PulseAudioServer: Sendable {
     /// Whether the ALSA `pulse` plugin (libasound2-plugins) is installed: needed by the ALSA
     /// devices that play into the server, not by the server itself.
     public static var alsaPluginInstalled: Bool {
-        ["/usr/lib/x86_64-linux-gnu/alsa-lib", "/usr/lib/aarch64-linux-gnu/alsa-lib", "/usr/lib/alsa-lib",
-         "/usr/lib64/alsa-lib"].contains {
+        [
+            "/usr/lib/x86_64-linux-gnu/alsa-lib", "/usr/lib/aarch64-linux-gnu/alsa-lib", "/usr/lib/alsa-lib",
+            "/usr/lib64/alsa-lib",
+        ].contains {
             FileManager.default.fileExists(atPath: $0 + "/libasound_module_pcm_pulse.so")
         }
     }
@@ -336,14 +341,17 @@ public final class PulseAudioServer: Sendable {
             "-L", "module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channels)",
             "-L", "module-native-protocol-unix socket=\(socketPath) auth-anonymous=1",
         ]
-        // The guard: starts the daemon, prints its PID, waits for the end of its stdin (our
-        // pipe: closed by stop() or when this process dies), then stops the daemon (TERM,
-        // then KILL after 2 s).
+        // The guard: starts the daemon, prints its PID and waits on its stdin (our pipe) for
+        // "stop" (from stop()) or the end of file (this process died, or never deinitialized
+        // the server, e.g. a static one); then stops the daemon (TERM, then KILL after 2 s).
+        // At the end of file it also removes the directory, which no deinit will remove
+        // (unless KEEP_TEST_FILES is set).
         let script = """
             "$@" </dev/null >/dev/null 2>>"$PODCLI_PULSE_LOG" &
             pid=$!
             echo "PID $pid"
-            cat >/dev/null
+            command=
+            while IFS= read -r command; do [ "$command" = stop ] && break; done
             kill -TERM "$pid" 2>/dev/null
             i=0
             while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 40 ]; do
@@ -352,9 +360,11 @@ public final class PulseAudioServer: Sendable {
             done
             kill -KILL "$pid" 2>/dev/null
             wait "$pid" 2>/dev/null
+            if [ "$command" != stop ] && [ -z "$KEEP_TEST_FILES" ]; then rm -rf "$PODCLI_PULSE_DIR"; fi
             exit 0
             """
         env["PODCLI_PULSE_LOG"] = logURL.path
+        env["PODCLI_PULSE_DIR"] = dir.path
         let guardProcess = try RunningProcess(
             executable: URL(fileURLWithPath: "/bin/sh"),
             arguments: ["-c", script, "podcli-pulse-guard"] + daemonArguments,
@@ -383,9 +393,11 @@ public final class PulseAudioServer: Sendable {
         var lastAnswer = ""
         let ready = waitUntil(timeout: startupTimeout, interval: 0.01) {
             guard Self.isAlive(pid) else { return true }
-            guard let result = try? RunningProcess(
-                executable: pactl, arguments: ["info"], environment: clientEnv
-            ).waitUntilExit(timeout: 5) else { return false }
+            guard
+                let result = try? RunningProcess(
+                    executable: pactl, arguments: ["info"], environment: clientEnv
+                ).waitUntilExit(timeout: 5)
+            else { return false }
             lastAnswer = result.stdout + result.stderr
             return result.succeeded && result.stdout.contains("Default Sink: \(sinkName)")
         }
@@ -395,7 +407,8 @@ public final class PulseAudioServer: Sendable {
             guardProcess.closeStdin()
             _ = try? guardProcess.waitUntilExit(timeout: 5)
             throw TestSupportError(
-                "pulseaudio \(why) (socket \(socketPath)); last pactl info: \(lastAnswer)\n--- \(logURL.path) ---\n\(log)")
+                "pulseaudio \(why) (socket \(socketPath)); last pactl info: \(lastAnswer)\n--- \(logURL.path) ---\n\(log)"
+            )
         }
     }
 
@@ -424,6 +437,17 @@ public final class PulseAudioServer: Sendable {
             return value
         }
         if already { return }
+        // "stop": keep the directory. Should the guard be gone already, the write fails with
+        // EPIPE instead of killing this process with SIGPIPE (blocked here, then discarded).
+        var pipeSignal = sigset_t()
+        var saved = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &saved)
+        try? guardProcess.writeStdin(Data("stop\n".utf8))
+        var noWait = timespec(tv_sec: 0, tv_nsec: 0)
+        while sigtimedwait(&pipeSignal, nil, &noWait) == SIGPIPE {}
+        pthread_sigmask(SIG_SETMASK, &saved, nil)
         guardProcess.closeStdin()
         if !waitUntil(timeout: 5, { !guardProcess.isRunning }) {
             _ = kill(pid, SIGKILL)
