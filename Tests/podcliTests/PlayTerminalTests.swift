@@ -171,6 +171,58 @@ struct PlayTerminalTests {
         return stat[stat.index(end, offsetBy: 2)] == "T"
     }
 
+    /// The sound server dies while playing (ALSA's pulse plugin then fails with -EIO): podcli
+    /// pauses (device lost) at the frame being heard and waits. A new server takes the device's
+    /// name; space resumes there, from that frame: the rest is heard, only what the dead server
+    /// had not played is heard twice.
+    @Test func aDeviceThatGoesAwayPausesAndSpaceResumesOnTheNewOne() throws {
+        let player = try Player()
+        // A device whose server is found through a symbolic link, so "the default" can move.
+        let link = player.directory.appending("server").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: player.pulse.socketPath)
+        let config = try String(contentsOf: player.capture.configURL, encoding: .utf8)
+        let moving = player.directory.appending("moving.raw").path
+        try
+            (config + """
+                pcm.podcli_moving {
+                    type file
+                    slave { pcm { type pulse; server "unix:\(link)" } }
+                    file "\(moving)"
+                    format "raw"
+                    perm 0644
+                    truncate false
+                }
+
+                """).write(to: player.capture.configURL, atomically: true, encoding: .utf8)
+        let session = try TerminalSession(
+            executable: player.library.t.podcli.executableURL,
+            arguments: ["--home", player.library.t.home.path, "play", player.id, "--device", "podcli_moving"],
+            environment: player.environment)
+        #expect(waitUntil(timeout: 10) { FileManager.default.fileSize(atPath: moving) > 44_100 * 4 })
+        player.pulse.stop()
+        #expect(session.waitForOutput(containing: "paused (device lost)"), "\(session.output)")
+        let saved = try player.position()
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(!session.output.contains("Played"))
+
+        let newServer = try PulseAudioServer()
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: newServer.socketPath)
+        session.type(" ")
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        let reference = try Self.reference.get()
+        let first = try Data(contentsOf: URL(fileURLWithPath: moving))
+        let second = try Data(contentsOf: URL(fileURLWithPath: moving + ".0001"))
+        let resumedAt = (reference.count - second.count) / 4
+        #expect(reference.prefix(first.count) == first)
+        #expect(reference.suffix(second.count) == second)
+        // No gap; a repeat of at most what the dead server held (its buffer and ALSA's, < 0.5 s).
+        #expect(
+            resumedAt <= first.count / 4 && first.count / 4 - resumedAt < 22_050, "\(resumedAt), \(first.count / 4)")
+        #expect(abs(saved - Double(resumedAt) / 44_100) < 0.01, "saved \(saved) s, resumed at \(resumedAt)")
+        #expect(try player.library.t.show(player.id)["played"] as? Bool == true)
+    }
+
     @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
     func aSignalSavesThePositionAndExitsWithItsCode(signal: Int32) throws {
         let player = try Player()
@@ -209,5 +261,11 @@ struct PlayTerminalTests {
         let position = try library.t.show("1")["position"] as! Double
         #expect(position > 0)
         #expect(heard() - position <= 5, "heard \(heard()) s, saved \(position) s")
+    }
+}
+
+extension FileManager {
+    fileprivate func fileSize(atPath path: String) -> Int {
+        ((try? attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 }
