@@ -19,6 +19,7 @@ let package = Package(
         .target(name: "CXMLShim", dependencies: ["CXML"]),
         .target(name: "CMPG123", linkerSettings: [.linkedLibrary("mpg123")]),
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        .target(name: "CSDBus", linkerSettings: [.linkedLibrary("systemd")]),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -36,9 +37,12 @@ let package = Package(
         .target(name: "Feeds", dependencies: ["CXML", "CXMLShim", "Strings"]),
         .target(name: "Playback", dependencies: ["CMPG123", "CALSA"]),
         .target(name: "Terminal", dependencies: ["CSystem"]),
+        .target(name: "AudioSession", dependencies: ["CSDBus"]),
         .executableTarget(
             name: "podcli",
-            dependencies: ["Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal"]),
+            dependencies: [
+                "Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal", "AudioSession",
+            ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
         // temporary directories and the runner for the built podcli executable.
@@ -50,6 +54,7 @@ let package = Package(
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "TestSupport"]),
         .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport"]),
     ]
 )

@@ -14,6 +14,9 @@ packages=(
     # (Tests/Support/SoundDevices.swift): aplay proves the capture devices; a private PulseAudio
     # daemon with a null sink paces playback in real time, reached through ALSA's pulse plugin
     alsa-utils pulseaudio pulseaudio-utils libasound2-plugins
+    # sd-bus (libsystemd) for logind's sleep signal on the system bus; the tests run a private
+    # dbus-daemon and send signals with dbus-send
+    libsystemd-dev dbus-daemon dbus-bin
     # bench/playback.sh: sox synthesizes an hour of sound, lame encodes it (CBR and VBR);
     # GNU time measures CPU and peak RSS
     sox lame time

@@ -1,3 +1,4 @@
+import AudioSession
 import Dispatch
 import Downloads
 import EpisodeStore
@@ -42,6 +43,7 @@ final class PlaySession {
     ) throws -> StopReason {
         let signals = listenForSignals()
         defer { for source in signals { source.cancel() } }
+        listenForSleep()
         if let terminal {
             try terminal.enterRaw()
             readKeys()
@@ -198,6 +200,16 @@ final class PlaySession {
             source.resume()
             return source
         }
+    }
+
+    /// logind's PrepareForSleep, when there is a system bus: the system going to sleep is an
+    /// interruption, waking up ends it.
+    private func listenForSleep() {
+        let commands = commands
+        SleepWatcher { sleeping in
+            commands.post(
+                sleeping ? .interruptionBegan(.systemSleep) : .interruptionEnded(.systemSleep, shouldResume: true))
+        }?.start()
     }
 
     /// Stops the process for Ctrl-Z, once the player has paused and the position is saved: the

@@ -163,6 +163,28 @@ struct PlayTerminalTests {
         #expect(try player.library.t.show(player.id)["played"] as? Bool == true)
     }
 
+    /// logind announces sleep on the system bus (a private bus here): podcli pauses, saves, and
+    /// resumes when logind announces the wake-up, with no gap or repeat.
+    @Test(.enabled(if: MessageBus.unavailableReason == nil, "needs dbus-daemon"))
+    func systemSleepPausesAndWakingUpResumes() throws {
+        let player = try Player()
+        let bus = try MessageBus()
+        var environment = player.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        let session = try TerminalSession(
+            executable: player.library.t.podcli.executableURL, arguments: player.arguments, environment: environment)
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 1 })
+        try bus.prepareForSleep(true)
+        #expect(session.waitForOutput(containing: "interrupted (system sleep)"), "\(session.output)")
+        let position = try player.position()
+        #expect(position > 0.5 && position < 2.5, "saved \(position) s")
+        Thread.sleep(forTimeInterval: 0.5)
+        try bus.prepareForSleep(false)
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        #expect(try player.capture.pacedCaptured() == (try Self.reference.get()))
+        #expect(try player.library.t.show(player.id)["played"] as? Bool == true)
+    }
+
     /// Whether the process is stopped (state T in /proc/PID/stat).
     static func isStopped(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

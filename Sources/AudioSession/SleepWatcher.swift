@@ -1,0 +1,71 @@
+import CSDBus
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Watches logind's PrepareForSleep signal on the system bus: `true` when the system is about to
+/// sleep, `false` when it has woken up. One owner of an sd-bus connection, used only by the
+/// watcher's own thread once started.
+public final class SleepWatcher: @unchecked Sendable {
+    // @unchecked: after `init`, the connection is touched only by the thread `start` makes.
+    private let bus: OpaquePointer
+    private let onChange: @Sendable (Bool) -> Void
+
+    static let match =
+        "type='signal',path='/org/freedesktop/login1',interface='org.freedesktop.login1.Manager',"
+        + "member='PrepareForSleep'"
+
+    /// Connects to the system bus (or to `address`, for tests) and subscribes; nil when there is
+    /// no bus to connect to: the watcher is then simply off.
+    public init?(address: String? = nil, onChange: @escaping @Sendable (Bool) -> Void) {
+        var connection: OpaquePointer?
+        if let address {
+            guard sd_bus_new(&connection) >= 0, let created = connection else { return nil }
+            guard sd_bus_set_address(created, address) >= 0, sd_bus_set_bus_client(created, 1) >= 0,
+                sd_bus_start(created) >= 0
+            else {
+                sd_bus_unref(created)
+                return nil
+            }
+        } else {
+            guard sd_bus_open_system(&connection) >= 0 else { return nil }
+        }
+        guard let connection else { return nil }
+        bus = connection
+        self.onChange = onChange
+        let subscribed = sd_bus_add_match(
+            bus, nil, Self.match,
+            { message, context, _ in
+                var value: Int32 = 0
+                guard let message, let context, csdbus_read_bool(message, &value) >= 0 else { return 0 }
+                Unmanaged<SleepWatcher>.fromOpaque(context).takeUnretainedValue().onChange(value != 0)
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
+        guard subscribed >= 0 else {
+            sd_bus_flush_close_unref(bus)
+            return nil
+        }
+    }
+
+    deinit { sd_bus_flush_close_unref(bus) }
+
+    /// Dispatches signals on a thread of its own for as long as the process lives (the watcher is
+    /// kept alive by that thread).
+    public func start() {
+        let retained = Unmanaged.passRetained(self)
+        var thread = pthread_t()
+        pthread_create(
+            &thread, nil,
+            { context in
+                let watcher = Unmanaged<SleepWatcher>.fromOpaque(context!).takeUnretainedValue()
+                while true {
+                    while sd_bus_process(watcher.bus, nil) > 0 {}
+                    if sd_bus_wait(watcher.bus, UInt64.max) < 0 { break }
+                }
+                Unmanaged<SleepWatcher>.fromOpaque(context!).release()
+                return nil
+            }, retained.toOpaque())
+        pthread_detach(thread)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import AudioSession
+
+/// logind's PrepareForSleep, sent on a private bus standing in for the system bus.
+@Suite(.enabled(if: MessageBus.unavailableReason == nil, "needs dbus-daemon and dbus-send"))
+struct SleepWatcherTests {
+    final class Seen: Sendable {
+        let values = Mutex<[Bool]>([])
+    }
+
+    @Test func reportsTheSystemGoingToSleepAndWakingUp() throws {
+        let bus = try MessageBus()
+        let seen = Seen()
+        let watcher = try #require(
+            SleepWatcher(address: bus.address) { sleeping in
+                seen.values.withLock { $0.append(sleeping) }
+            })
+        watcher.start()
+        try bus.prepareForSleep(true)
+        try bus.prepareForSleep(false)
+        #expect(waitUntil(timeout: 5) { seen.values.withLock { $0 } == [true, false] })
+    }
+
+    @Test func otherSignalsAreNotSleep() throws {
+        let bus = try MessageBus()
+        let seen = Seen()
+        let watcher = try #require(
+            SleepWatcher(address: bus.address) { sleeping in
+                seen.values.withLock { $0.append(sleeping) }
+            })
+        watcher.start()
+        try bus.emit(
+            path: "/org/freedesktop/login1", member: "org.freedesktop.login1.Manager.PrepareForShutdown",
+            ["boolean:true"])
+        try bus.prepareForSleep(true)
+        #expect(waitUntil(timeout: 5) { seen.values.withLock { $0 } == [true] })
+    }
+
+    @Test func withNoBusTheWatcherIsOff() {
+        #expect(SleepWatcher(address: "unix:path=/nonexistent/podcli-bus") { _ in } == nil)
+    }
+}
