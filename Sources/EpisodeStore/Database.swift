@@ -26,14 +26,39 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, milliseconds)
         try execute("PRAGMA foreign_keys = ON")
-        // journal_mode answers with a row; WAL lets readers go on while a sync writes.
-        _ = try rows("PRAGMA journal_mode = WAL")
+        try useWAL(waitingUpTo: milliseconds)
         try execute("PRAGMA synchronous = NORMAL")
     }
 
     deinit {
         statements.removeAll()
         sqlite3_close(handle)
+    }
+
+    /// Switches the file to WAL, so readers go on while a sync writes.
+    ///
+    /// The first time (a new, empty file) the switch writes the file header: SQLite reads the header
+    /// under a shared lock, then upgrades to a write lock. When another connection already holds the
+    /// write lock (another podcli opening the same new library), SQLite returns SQLITE_BUSY at once
+    /// instead of calling the busy handler, since waiting while holding the shared lock could
+    /// deadlock: it does so "hoping that this will induce the first process to release its read lock
+    /// and allow the second process to proceed" (https://www.sqlite.org/c3ref/busy_handler.html).
+    /// The failed statement has released that lock, so this tries again, within the busy timeout;
+    /// once the other connection has committed, the header already says WAL and nothing is written.
+    /// - Throws: `StoreError.sqlite` for any other failure, or when the timeout has passed.
+    private func useWAL(waitingUpTo milliseconds: Int32) throws(StoreError) {
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
+        var pause: Int32 = 1
+        while true {
+            do {
+                // journal_mode answers with a row: the mode now in force.
+                _ = try rows("PRAGMA journal_mode = WAL")
+                return
+            } catch .sqlite(let code, _, _) where code == SQLITE_BUSY && ContinuousClock.now < deadline {
+                sqlite3_sleep(pause)
+                pause = min(pause * 2, 25)
+            }
+        }
     }
 
     /// Runs one or more statements that take no parameters and return no rows.

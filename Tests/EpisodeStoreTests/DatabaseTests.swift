@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 
@@ -63,5 +64,29 @@ import Testing
         let other = try Database(path: path, busyTimeout: 5000)
         try other.run("INSERT INTO t VALUES (2)")
         #expect(try other.rows("SELECT count(*) FROM t")[0].int(0) == 2)
+    }
+
+    @Test func openingANewDatabaseWaitsForAnotherConnectionSettingItUp() throws {
+        // What another podcli opening the same new library does half-way through its own setup:
+        // it holds the write lock of the still-empty file (rollback journal, not yet WAL).
+        // `PRAGMA journal_mode = WAL` reads the header under a shared lock, then upgrades to write
+        // it, and SQLite answers such an upgrade with SQLITE_BUSY at once, without the busy handler.
+        let path = directory.path + "/f.db"
+        var holder: OpaquePointer?
+        try #require(sqlite3_open(path, &holder) == SQLITE_OK)
+        defer { sqlite3_close(holder) }
+        try #require(sqlite3_exec(holder, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+        nonisolated(unsafe) let handle = holder  // used by the thread only until it signals
+        let committed = DispatchSemaphore(value: 0)
+        Thread {
+            Thread.sleep(forTimeInterval: 0.3)
+            sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+            committed.signal()
+        }.start()
+        defer { committed.wait() }
+        let started = Date()
+        let database = try Database(path: path, busyTimeout: 5000)
+        #expect(Date().timeIntervalSince(started) >= 0.25)
+        #expect(try database.rows("PRAGMA journal_mode")[0].string(0) == "wal")
     }
 }

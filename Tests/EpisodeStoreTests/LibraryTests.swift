@@ -1,5 +1,6 @@
 import Digest
 import Foundation
+import Synchronization
 import Testing
 
 @testable import EpisodeStore
@@ -28,6 +29,28 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.path + "/data/podcli.db"))
         #expect(mode(directory.path + "/data") == 0o700)
         #expect(library.episodesDirectory == directory.path + "/data/episodes")
+    }
+
+    @Test func threadsOpeningANewLibraryTogetherAllSucceed() throws {
+        // Each thread has its own connection, as each podcli process has: all of them create the
+        // directories, switch the new file to WAL and migrate it at once. Rounds, since it is a race.
+        for round in 0..<25 {
+            let path = directory.path + "/race-\(round)"
+            let failures = Mutex<[String]>([])
+            let start = DispatchSemaphore(value: 0)
+            let done = DispatchGroup()
+            for _ in 0..<8 {
+                done.enter()
+                Thread {
+                    start.wait()
+                    do { _ = try Library(directory: path) } catch { failures.withLock { $0.append("\(error)") } }
+                    done.leave()
+                }.start()
+            }
+            for _ in 0..<8 { start.signal() }
+            done.wait()
+            #expect(failures.withLock { $0 } == [], "round \(round)")
+        }
     }
 
     @Test func findsEpisodesByNumberOrUniqueUUIDPrefix() throws {
