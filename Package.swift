@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Feeds", dependencies: ["CXML", "CXMLShim", "Strings"]),
         .target(name: "Playback", dependencies: ["CMPG123", "CALSA"]),
         .target(name: "Terminal", dependencies: ["CSystem"]),
-        .target(name: "AudioSession", dependencies: ["CSDBus"]),
+        .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA"]),
         .executableTarget(
             name: "podcli",
             dependencies: [

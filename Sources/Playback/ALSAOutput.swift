@@ -11,6 +11,8 @@ import CALSA
 public final class ALSAOutput: AudioOutput {
     public let deviceName: String
     public let format: AudioFormat
+    /// The sound card the device plays on, when it is one (not for `null`, `pulse`, files).
+    public let card: Int?
     private let pcm: OpaquePointer
     private let canPause: Bool
     /// True while `snd_pcm_pause` holds the buffer (so `resume` must release it).
@@ -43,6 +45,11 @@ public final class ALSAOutput: AudioOutput {
         snd_pcm_hw_params_malloc(&parameters)
         defer { snd_pcm_hw_params_free(parameters) }
         canPause = snd_pcm_hw_params_current(handle, parameters) == 0 && snd_pcm_hw_params_can_pause(parameters) == 1
+        var info: OpaquePointer?
+        snd_pcm_info_malloc(&info)
+        defer { snd_pcm_info_free(info) }
+        let number = snd_pcm_info(handle, info) == 0 ? snd_pcm_info_get_card(info) : -1
+        card = number >= 0 ? Int(number) : nil
     }
 
     deinit {

@@ -62,6 +62,8 @@ public final class AudioDevice {
     public let name: String
     private let open: (String, AudioFormat) throws(OutputError) -> any AudioOutput
     private var current: (any AudioOutput)?
+    /// Told of every output opened (the session watches the card's jacks).
+    public var onOpen: (any AudioOutput) -> Void = { _ in }
     /// Whether a device was ever opened: failing to open one again is then a lost device, not a
     /// missing one.
     public private(set) var wasOpened = false
@@ -84,6 +86,7 @@ public final class AudioDevice {
         let opened = try open(name, format)
         current = opened
         wasOpened = true
+        onOpen(opened)
         return opened
     }
 

@@ -51,7 +51,9 @@ final class PlaySession {
         defer { terminal?.restore() }
         defer { display.finish() }
 
-        var playing = Playing(engine: engine, remaining: limit, device: AudioDevice(name: deviceName))
+        let device = AudioDevice(name: deviceName)
+        device.onOpen = { [self] output in watchJacks(of: output) }
+        var playing = Playing(engine: engine, remaining: limit, device: device)
         var index = 0
         var startAt = start
         var unplayable: [any Error] = []
@@ -209,6 +211,20 @@ final class PlaySession {
         SleepWatcher { sleeping in
             commands.post(
                 sleeping ? .interruptionBegan(.systemSleep) : .interruptionEnded(.systemSleep, shouldResume: true))
+        }?.start()
+    }
+
+    /// Cards whose headphone jacks are watched.
+    private var watchedCards: Set<Int> = []
+
+    /// The headphone jacks of the card a device plays on, when it is a card that has them:
+    /// unplugged is the old device becoming unavailable, plugged in a new one available.
+    private func watchJacks(of output: any AudioOutput) {
+        guard let card = (output as? ALSAOutput)?.card, watchedCards.insert(card).inserted else { return }
+        let commands = commands
+        JackWatcher(device: "hw:\(card)") { element, plugged in
+            commands.post(
+                .routeChanged(plugged ? .newDeviceAvailable : .oldDeviceUnavailable(reason: "\(element): unplugged")))
         }?.start()
     }
 
