@@ -61,8 +61,4 @@ extension Library {
         try database.run("DELETE FROM queue")
         return database.changes
     }
-
-    public func isQueued(_ episode: Episode) throws(StoreError) -> Bool {
-        try !database.rows("SELECT 1 FROM queue WHERE episode_id = ?", [SQLValue(episode.id)]).isEmpty
-    }
 }

@@ -46,6 +46,16 @@ final class AudioFile: @unchecked Sendable {
         return fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
     }
 
+    /// Bytes that can be read without waiting, below which a growing file is starved.
+    static let readAhead = 16 * 1024
+
+    /// True when the writer is not done and less than `readAhead` is there to be read: a read
+    /// now would wait (and the player would not hear its keys meanwhile).
+    var isStarved: Bool {
+        guard let isComplete, !isComplete() else { return false }
+        return availableBytes - (bufferOffset + cursor) < Self.readAhead
+    }
+
     /// POSIX read semantics, from the buffer.
     func read(into destination: UnsafeMutableRawPointer, count: Int) -> Int {
         if cursor == bufferCount {

@@ -31,16 +31,13 @@ public final class CommandQueue: Sendable {
     /// The commands posted so far, oldest first; when there are none, waits up to `timeout`
     /// seconds for one (0: does not wait).
     public func take(waitingUpTo timeout: Double = 0) -> [PlayerCommand] {
-        var commands = pending.withLock { pending in
+        if pending.withLock({ $0.isEmpty }) && timeout > 0 { _ = arrived.wait(timeout: .now() + timeout) }
+        // Each post signalled once: take the signals with the commands, so a later wait does not
+        // wake for commands already taken.
+        while arrived.wait(timeout: .now()) == .success {}
+        return pending.withLock { pending in
             defer { pending.removeAll() }
             return pending
         }
-        if commands.isEmpty && timeout > 0 && arrived.wait(timeout: .now() + timeout) == .success {
-            commands = pending.withLock { pending in
-                defer { pending.removeAll() }
-                return pending
-            }
-        }
-        return commands
     }
 }

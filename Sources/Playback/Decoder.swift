@@ -126,6 +126,10 @@ public final class Decoder {
         mpg123_delete(handle)
     }
 
+    /// True while a file still arriving has too little beyond what was decoded for the next read
+    /// not to wait for the network.
+    public var isWaitingForData: Bool { file.isStarved }
+
     /// The furthest frame a seek may go to: the end, or for a file still arriving, about as far
     /// as its bytes on disk reach (the bytes beyond the current MPEG frame, at its size).
     public var seekableFrames: Int? {
@@ -198,15 +202,15 @@ private final class LengthScan: Sendable {
         finished.enter()
         DispatchQueue.global(qos: .utility).async { [self] in
             defer { finished.leave() }
-            guard let file = try? AudioFile(path: path), let scanner = try? Decoder.open(file).handle else { return }
-            defer {
+            guard let file = try? AudioFile(path: path) else { return }
+            withExtendedLifetime(file) {
+                guard let scanner = try? Decoder.open(file).handle else { return }
+                _ = mpg123_scan(scanner)
+                let length = mpg123_length(scanner)
                 mpg123_close(scanner)
                 mpg123_delete(scanner)
+                if length >= 0 { result.withLock { $0 = length } }
             }
-            _ = mpg123_scan(scanner)
-            let length = mpg123_length(scanner)
-            if length >= 0 { result.withLock { $0 = length } }
-            withExtendedLifetime(file) {}
         }
     }
 

@@ -1,6 +1,9 @@
 /// Times as people write them: `90`, `1:30`, `1:02:03`, with optional decimals (`12.5`, `1:30.25`).
 public enum PlaybackTime {
-    /// Seconds, or nil when `text` is not a time.
+    /// No episode is longer: anything above is a typo (and would not fit a frame count).
+    public static let longest = 1_000_000.0
+
+    /// Seconds, or nil when `text` is not a time (or longer than `longest`).
     public static func parse(_ text: String) -> Double? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), !parts.contains(where: \.isEmpty) else { return nil }
@@ -14,6 +17,6 @@ public enum PlaybackTime {
             if index > 0 && value >= 60 { return nil }
             seconds = seconds * 60 + value
         }
-        return seconds
+        return seconds <= longest ? seconds : nil
     }
 }

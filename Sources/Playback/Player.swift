@@ -33,7 +33,8 @@ public final class Player {
     /// How far behind `written` the listener was after the last write: what a device that
     /// vanishes had not played yet.
     private var unplayedAfterLastWrite = 0
-    /// Frames written to the output so far, wherever seeks took the decoder.
+    /// Frames played so far, wherever seeks took the decoder: written to the device, less what
+    /// it dropped unheard (a pause that drops, a seek, a lost device).
     public private(set) var framesPlayed = 0
     /// When to try a busy device again, and the delay after that (doubling up to a cap).
     private var busyRetry: (at: DispatchTime, delay: Double)?
@@ -53,7 +54,7 @@ public final class Player {
     public var position: Int { max(0, written - (output?.unplayedFrames ?? 0)) }
 
     /// - Parameters:
-    ///   - engine: carries the volume (and pause) over from the previous episode.
+    ///   - engine: carries the volume over from the previous episode.
     ///   - limit: frames to play before stopping with `.limitReached`; nil plays to the end.
     public init(decoder: Decoder, device: AudioDevice, commands: CommandQueue, engine: PlaybackEngine, limit: Int?) {
         self.decoder = decoder
@@ -79,7 +80,10 @@ public final class Player {
         }
         send(.started(at: position))
         while true {
-            for command in commands.take(waitingUpTo: engine.isPaused ? waitWhilePaused : 0) {
+            // Paused, or a stream waiting for its download: sleep until a command comes or there
+            // is something to do, so keys work all the while.
+            let wait = engine.isPaused ? waitWhilePaused : decoder.isWaitingForData ? 0.05 : 0
+            for command in commands.take(waitingUpTo: wait) {
                 try handle(command, send)
             }
             if let reason = engine.stopReason {
@@ -121,7 +125,7 @@ public final class Player {
     /// Decodes the next chunk (at most what `--for` leaves) and writes it; tells the engine when
     /// the episode or the limit ends, and when the device is busy or gone.
     private func feedOutput(from buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws {
-        guard let output = try openOutput(send) else { return }
+        guard !decoder.isWaitingForData, let output = try openOutput(send) else { return }
         let bytesPerFrame = decoder.format.bytesPerFrame
         let frames = min(Self.chunkFrames, limit.map { $0 - framesPlayed } ?? .max)
         guard frames > 0 else { return engine.finish(.limitReached) }
@@ -145,14 +149,13 @@ public final class Player {
         decodedAny = true
         let pcm = UnsafeMutableRawBufferPointer(rebasing: buffer[..<count])
         SoftwareVolume.apply(engine.volume, to: pcm)
-        let suspendedMeanwhile: Bool
-        do {
+        var suspendedMeanwhile = false
+        let delivered = try using(output, send) { output throws(OutputError) in
             suspendedMeanwhile = try output.write(UnsafeRawBufferPointer(pcm))
-        } catch {
+        }
+        guard delivered else {
             // Whatever of this chunk did not reach the device is decoded again after a resume.
-            decoder.seek(toFrame: written)
-            guard case .deviceLost(_, let reason) = error else { throw error }
-            return try handle(.routeChanged(.oldDeviceUnavailable(reason: reason)), send)
+            return decoder.seek(toFrame: written)
         }
         written += count / bytesPerFrame
         framesPlayed += count / bytesPerFrame
@@ -211,24 +214,47 @@ public final class Player {
             state: engine.state, volume: engine.volume)
     }
 
+    /// Runs `operation` on the output; false when the device turned out to be gone, which is then
+    /// a route change (old device unavailable), whatever the operation was.
+    private func using(
+        _ output: (any AudioOutput)?, _ send: (PlayerEvent?) -> Void,
+        _ operation: (any AudioOutput) throws(OutputError) -> Void
+    ) throws -> Bool {
+        guard let output else { return false }
+        do {
+            try operation(output)
+            return true
+        } catch {
+            guard case .deviceLost(_, let reason) = error else { throw error }
+            try handle(.routeChanged(.oldDeviceUnavailable(reason: reason)), send)
+            return false
+        }
+    }
+
     private func perform(_ action: PlaybackEngine.Action, _ send: (PlayerEvent?) -> Void) throws {
         switch action {
         case .pauseOutput:
-            if case .dropped(let count) = try output?.pause(), count > 0 {
+            var effect = PauseEffect.held
+            _ = try using(output, send) { output throws(OutputError) in effect = try output.pause() }
+            if case .dropped(let count) = effect, count > 0 {
                 // The device forgot what it had not played yet: decode it again on resume.
                 written -= count
+                framesPlayed -= count
                 decoder.seek(toFrame: written)
             }
         case .resumeOutput:
-            try output?.resume()
+            _ = try using(output, send) { output throws(OutputError) in try output.resume() }
         case .releaseOutput:
             // What the device held when it vanished was never heard: play it again later.
             output = nil
             device.release()
             written -= unplayedAfterLastWrite
+            framesPlayed -= unplayedAfterLastWrite
             unplayedAfterLastWrite = 0
             decoder.seek(toFrame: written)
         case .seek(let frame):
+            // What the device still held is not heard: it does not count toward `--for`.
+            framesPlayed -= output?.unplayedFrames ?? 0
             output?.discard()
             decoder.seek(toFrame: frame)
             written = decoder.position

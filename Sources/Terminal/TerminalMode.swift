@@ -10,8 +10,8 @@
 /// and output processing (OPOST) stays on, so "\n" still returns the carriage. Hiding the cursor
 /// is the caller's business, not this type's.
 ///
-/// Not `Sendable`: a player owns it on the one queue that also handles its signals (SIGTSTP
-/// restores, SIGCONT re-enters raw mode), so no second thread ever touches it.
+/// Not `Sendable`: the player's thread owns it; signals reach that thread as commands (for
+/// Ctrl-Z it restores, and after SIGCONT it re-enters raw mode), so no second thread touches it.
 public final class TerminalMode {
     public let descriptor: Int32
     /// The settings found when this was created; what `restore()` puts back.

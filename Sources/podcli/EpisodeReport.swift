@@ -114,7 +114,10 @@ struct EpisodeReport: Encodable {
         } else if let episode {
             pairs.append(("Episode", "\(episode)"))
         }
-        pairs += [("State", (state == "new" ? "not downloaded" : state) + (new ? ", new" : "")), ("URL", url), ("Protection", protection)]
+        pairs += [
+            ("State", (state == "new" ? "not downloaded" : state) + (new ? ", new" : "")), ("URL", url),
+            ("Protection", protection),
+        ]
         if let link { pairs.append(("Link", link)) }
         if let path { pairs.append(("Path", path)) }
         if let size { pairs.append(("Size", "\(Formatting.bytes(size)) (\(size) bytes)")) }

@@ -11,10 +11,16 @@ import Terminal
 final class NowPlayingDisplay {
     private let output: Output
     private let isTerminal = isatty(STDOUT_FILENO) == 1
+    /// Set when stdout has closed (`podcli play | head -1`): the session then stops, saving.
+    private(set) var stdoutClosed = false
     /// True while the now-playing line is on screen (so the next text starts on a clean line).
     private var lineShown = false
 
-    init(output: Output) { self.output = output }
+    init(output: Output) {
+        var output = output
+        output.exitsWhenStdoutCloses = false
+        self.output = output
+    }
 
     /// - Parameter podcast: the title of the episode's feed, if it has one.
     func show(_ status: PlayerStatus, of episode: Episode, podcast: String?) {
@@ -29,10 +35,10 @@ final class NowPlayingDisplay {
                 podcast: podcast, title: episode.title, elapsed: status.seconds, duration: duration,
                 volume: status.volume, state: status.state.description)
             let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80
-            output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K")
+            written(output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K"))
             lineShown = true
         } else if let line = eventLine(status, of: episode, podcast: podcast, duration: duration) {
-            output.print(line)
+            written(output.print(line))
         }
     }
 
@@ -45,7 +51,11 @@ final class NowPlayingDisplay {
     /// A line of its own (above the now-playing line, which the next update redraws).
     func note(_ text: String) {
         clearLine()
-        output.print(text)
+        written(output.print(text))
+    }
+
+    private func written(_ succeeded: Bool) {
+        if !succeeded { stdoutClosed = true }
     }
 
     /// Leaves the terminal on a fresh line.

@@ -44,8 +44,12 @@ final class PlaySession {
         let signals = listenForSignals()
         defer { for source in signals { source.cancel() } }
         listenForSleep()
-        if let terminal {
-            try terminal.enterRaw()
+        if terminal != nil {
+            // A background job (`podcli play ... &`) leaves the terminal alone: changing it, or
+            // reading it, would stop the process (SIGTTOU, SIGTTIN). Coming to the foreground
+            // (SIGCONT) puts it in raw mode then.
+            signal(SIGTTIN, SIG_IGN)
+            takeTerminalIfForeground()
             readKeys()
         }
         defer { terminal?.restore() }
@@ -129,14 +133,22 @@ final class PlaySession {
     /// enough has arrived (nil when a stop command came first).
     private func open(_ episode: Episode) throws -> (Decoder, EpisodeStream?)? {
         if let file = try library.files(of: episode).first { return (try Decoder(path: library.path(of: file)), nil) }
-        let stream = try stream(episode)
+        // One download per episode for the whole session (going back to it with `p` must not
+        // start a second one); a failed one is tried again.
+        let stream = try streams[episode.id].flatMap { $0.failure == nil ? $0 : nil } ?? stream(episode)
+        streams[episode.id] = stream
         let commands = commands
         return try stream.openDecoder(stoppingWhen: { commands.isStopPending }).map { ($0, stream) }
     }
 
-    /// Errors that are the episode's own (its file, its download), not the device's or the library's.
+    /// Downloads started by this session, by episode.
+    private var streams: [Int: EpisodeStream] = [:]
+
+    /// Errors that are the episode's own (its file, its download), not the device's, the
+    /// library's or the command line's.
     private static func isTheEpisodesFault(_ error: any Error) -> Bool {
-        error is DecoderError || error is DownloadError || error is CommandFailure
+        if let failure = error as? CommandFailure { return failure.exitCode != .usage }
+        return error is DecoderError || error is DownloadError
     }
 
     /// Runs the player on one episode, saving its position as it goes and whatever way it stops.
@@ -145,7 +157,9 @@ final class PlaySession {
         var lastSave = DispatchTime.now()
         do {
             let reason = try player.play { status in
+                if status.event == .redraw { takeTerminalIfForeground() }
                 display.show(status, of: episode, podcast: podcast)
+                if display.stdoutClosed { commands.post(.quit) }
                 let now = DispatchTime.now()
                 if status.event != nil
                     || now.uptimeNanoseconds - lastSave.uptimeNanoseconds >= UInt64(Self.saveInterval * 1e9)
@@ -177,11 +191,23 @@ final class PlaySession {
     /// Where to start: `requested`, else where the episode was left (the start once played, or
     /// when it was left at its very end).
     private func startFrame(of episode: Episode, decoder: Decoder, requested: Double?) throws -> Int {
-        if let requested { return Int((requested * Double(decoder.format.sampleRate)).rounded()) }
+        // The exact length (the scan takes tens of milliseconds for an hour): an estimate from a
+        // VBR file's size can be far off, and would cut a saved position short.
+        let length = decoder.exactFrameCount()
+        if let requested {
+            let frame = Int((requested * Double(decoder.format.sampleRate)).rounded())
+            if let length, frame >= length {
+                throw CommandFailure(
+                    description: "--from \(NowPlayingLine.clock(requested)) is past the end of #\(episode.id) "
+                        + "(\(NowPlayingLine.clock(Double(length) / Double(decoder.format.sampleRate))))",
+                    exitCode: .usage)
+            }
+            return frame
+        }
         let state = try library.playbackState(of: episode)
         guard !state.played else { return 0 }
         let frame = state.positionMilliseconds * decoder.format.sampleRate / 1000
-        if let count = decoder.frameCount, frame >= count { return 0 }
+        if let length, frame >= length { return 0 }
         return frame
     }
 
@@ -194,6 +220,7 @@ final class PlaySession {
             // Ctrl-Z is an interruption: the player pauses and saves, then `suspend()` stops
             // the process. SIGCONT (after Ctrl-Z, or after a SIGSTOP from outside) ends it.
             (SIGTSTP, .interruptionBegan(.suspend)), (SIGCONT, .interruptionEnded(.suspend, shouldResume: true)),
+            (SIGCONT, .redraw),
         ]
         return meanings.map { number, command in
             signal(number, SIG_IGN)
@@ -234,8 +261,21 @@ final class PlaySession {
         display.finish()
         terminal?.restore()
         kill(getpid(), SIGSTOP)
-        // Continued.
-        try? terminal?.enterRaw()
+        // Continued, by `fg` or by `bg`.
+        takeTerminalIfForeground()
+    }
+
+    /// Raw mode for the keys, when podcli is the terminal's foreground job.
+    private func takeTerminalIfForeground() {
+        guard let terminal, !terminal.isRaw, !Self.isInBackground else { return }
+        try? terminal.enterRaw()
+    }
+
+    /// Whether podcli is a background job of the terminal it was started from (a terminal that
+    /// is not its controlling terminal has no foreground to speak of).
+    private static var isInBackground: Bool {
+        let foreground = tcgetpgrp(STDIN_FILENO)
+        return foreground > 0 && foreground != getpgrp()
     }
 
     /// Reads keys from the terminal on a thread of their own, for as long as the process lives.
@@ -247,9 +287,17 @@ final class PlaySession {
         DispatchQueue(label: "podcli.keys").async {
             var decoder = KeyDecoder()
             var bytes = [UInt8](repeating: 0, count: 64)
+            var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             while true {
+                // In the background, input is not ours: look again later (SIGTTIN is ignored,
+                // so a read that races a `bg` fails instead of stopping the process).
+                guard poll(&input, 1, 250) > 0 else { continue }
+                guard !PlaySession.isInBackground else {
+                    usleep(250_000)
+                    continue
+                }
                 let count = read(STDIN_FILENO, &bytes, bytes.count)
-                if count < 0 && errno == EINTR { continue }
+                if count < 0 && (errno == EINTR || errno == EIO || errno == EAGAIN) { continue }
                 guard count > 0 else { return }
                 for key in decoder.decode(bytes[..<count]) {
                     if let command = keymap.command(for: key) { commands.post(command) }

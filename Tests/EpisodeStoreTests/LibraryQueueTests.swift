@@ -26,8 +26,6 @@ import Testing
         #expect(try library.enqueue([episodes[2], episodes[0]]) == 2)
         #expect(try library.enqueue([episodes[3]]) == 1)
         #expect(try library.queue().map(\.title) == ["Episode 3", "Episode 1", "Episode 4"])
-        #expect(try library.isQueued(episodes[0]))
-        #expect(try !library.isQueued(episodes[1]))
     }
 
     @Test func aQueuedEpisodeAddedAgainKeepsItsPlace() throws {

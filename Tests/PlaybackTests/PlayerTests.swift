@@ -208,6 +208,40 @@ struct PlayerTests {
         #expect(try capture.recorded() == (try DecoderTests.reference(Self.stereo)))
     }
 
+    /// A stream that has run out of downloaded bytes does not block the player: a pause pressed
+    /// while it waits takes effect at once, and it plays on when the bytes come.
+    @Test func keysWorkWhileAStreamWaitsForItsDownload() throws {
+        let source = try Data(contentsOf: URL(fileURLWithPath: Self.stereo))
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("episode.mp3.part").path
+        try source.prefix(24_000).write(to: URL(fileURLWithPath: path))
+        let writer = GrowingFileDecoderTests.Writer()
+        let decoder = try Decoder(growingFile: path, isComplete: { writer.isDone })
+        let capture = try Capture()
+        let commands = CommandQueue()
+        let player = Player(
+            decoder: decoder, device: AudioDevice(name: capture.device), commands: commands, engine: PlaybackEngine(),
+            limit: nil)
+        let pausedWhileWaiting = GrowingFileDecoderTests.Writer()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { commands.post(.pause) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1.0) {
+            let handle = FileHandle(forWritingAtPath: path)!
+            handle.seekToEndOfFile()
+            handle.write(source.dropFirst(24_000))
+            handle.closeFile()
+            writer.done.withLock { $0 = true }
+            commands.post(.resume)
+        }
+        let reason = try player.play { status in
+            if status.event == .stateChanged(.paused, at: status.position), !writer.isDone {
+                pausedWhileWaiting.done.withLock { $0 = true }
+            }
+        }
+        #expect(reason == .endOfEpisode)
+        #expect(pausedWhileWaiting.isDone)
+        #expect(try capture.recorded() == (try DecoderTests.reference(Self.stereo)))
+    }
+
     @Test func aSeekLandsOnItsTargetSample() throws {
         let commands = CommandQueue()
         var framesBeforeSeek = 0

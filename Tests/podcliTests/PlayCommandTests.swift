@@ -95,13 +95,23 @@ struct PlayCommandTests {
         #expect(try library.captured("from") == (try Self.reference(Self.stereo)).dropFirst(skipped))
     }
 
-    @Test(arguments: ["1:99", "abc", "-5", "1::2"])
+    @Test(arguments: ["1:99", "abc", "-5", "1::2", "99999999999999999999"])
     func aTimeThatIsNotOneIsAUsageError(time: String) throws {
         let library = try Library()
         let id = try library.download(Self.stereo)
         let play = try library.play([id, "--from", time])
         #expect(play.status == 64)
         #expect(play.stderr.contains("'\(time)'"))
+    }
+
+    /// A typo must not mark the episode played: a start past the end is refused.
+    @Test func fromPastTheEndIsRefusedAndChangesNothing() throws {
+        let library = try Library()
+        let id = try library.download(Self.stereo)
+        let play = try library.play([id, "--from", "5:00"])
+        #expect(play.status == 64, "\(play)")
+        #expect(play.stderr == "podcli: --from 5:00 is past the end of #\(id) (0:03)\n")
+        #expect(try library.t.show(id)["played"] as? Bool == false)
     }
 
     @Test func withNoSoundDeviceSaysSoInOneLineAndHowToChooseOne() throws {

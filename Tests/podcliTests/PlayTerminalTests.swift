@@ -193,11 +193,12 @@ struct PlayTerminalTests {
         return stat[stat.index(end, offsetBy: 2)] == "T"
     }
 
-    /// The sound server dies while playing (ALSA's pulse plugin then fails with -EIO): podcli
-    /// pauses (device lost) at the frame being heard and waits. A new server takes the device's
-    /// name; space resumes there, from that frame: the rest is heard, only what the dead server
-    /// had not played is heard twice.
-    @Test func aDeviceThatGoesAwayPausesAndSpaceResumesOnTheNewOne() throws {
+    /// The sound server dies while playing (ALSA's pulse plugin then fails with -EIO), or while
+    /// paused (found out on resuming): podcli pauses (device lost) at the frame being heard and
+    /// waits. A new server takes the device's name; space resumes there, from that frame: the
+    /// rest is heard, only what the dead server had not played is heard twice.
+    @Test(arguments: [false, true])
+    func aDeviceThatGoesAwayPausesAndSpaceResumesOnTheNewOne(whilePaused: Bool) throws {
         let player = try Player()
         // A device whose server is found through a symbolic link, so "the default" can move.
         let link = player.directory.appending("server").path
@@ -221,7 +222,12 @@ struct PlayTerminalTests {
             arguments: ["--home", player.library.t.home.path, "play", player.id, "--device", "podcli_moving"],
             environment: player.environment)
         #expect(waitUntil(timeout: 10) { FileManager.default.fileSize(atPath: moving) > 44_100 * 4 })
+        if whilePaused {
+            session.type(" ")
+            #expect(session.waitForOutput(containing: "⏸"))
+        }
         player.pulse.stop()
+        if whilePaused { session.type(" ") }
         #expect(session.waitForOutput(containing: "paused (device lost)"), "\(session.output)")
         let saved = try player.position()
         Thread.sleep(forTimeInterval: 0.5)
@@ -243,6 +249,25 @@ struct PlayTerminalTests {
             resumedAt <= first.count / 4 && first.count / 4 - resumedAt < 22_050, "\(resumedAt), \(first.count / 4)")
         #expect(abs(saved - Double(resumedAt) / 44_100) < 0.01, "saved \(saved) s, resumed at \(resumedAt)")
         #expect(try player.library.t.show(player.id)["played"] as? Bool == true)
+    }
+
+    /// `podcli play | head -1`: the reader of stdout goes away; the next line podcli writes (here
+    /// for a pause) finds the pipe closed, and podcli stops as for `q`: position saved, terminal
+    /// given back.
+    @Test func aClosedStdoutStopsPlayingAsQuitDoes() throws {
+        let player = try Player()
+        let command = ([player.library.t.podcli.executableURL.path] + player.arguments).map { "'\($0)'" }
+            .joined(separator: " ")
+        let session = try TerminalSession(
+            executable: URL(fileURLWithPath: "/bin/bash"), arguments: ["-c", command + " | head -1"],
+            environment: player.environment)
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 1 })
+        session.type(" ")
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        #expect(session.isCanonicalWithEcho)
+        let position = try player.position()
+        #expect(position > 0.5 && position < 2.5, "saved \(position) s")
+        #expect(try player.library.t.show(player.id)["played"] as? Bool == false)
     }
 
     @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
