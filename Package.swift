@@ -38,10 +38,11 @@ let package = Package(
         .target(name: "Playback", dependencies: ["CMPG123", "CALSA"]),
         .target(name: "Terminal", dependencies: ["CSystem"]),
         .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA"]),
+        .target(name: "RemoteControl", dependencies: ["CSystem"]),
         .executableTarget(
             name: "podcli",
             dependencies: [
-                "Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal", "AudioSession",
+                "Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal", "AudioSession", "RemoteControl",
             ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
@@ -56,6 +57,7 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "TestSupport"]),
+        .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "TestSupport"]),
         .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport"]),
     ]
 )

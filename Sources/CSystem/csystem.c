@@ -1,6 +1,7 @@
 #include "csystem.h"
 
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 
 int csystem_start_writeback(int fd, long long offset, long long length) {
     return sync_file_range(fd, offset, length, SYNC_FILE_RANGE_WRITE);
@@ -10,4 +11,12 @@ int csystem_terminal_columns(int fd) {
     struct winsize size;
     if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
     return size.ws_col;
+}
+
+int csystem_peer_uid(int fd, unsigned int *uid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = credentials.uid;
+    return 0;
 }

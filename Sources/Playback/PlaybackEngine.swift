@@ -151,6 +151,8 @@ public struct PlaybackEngine: Equatable, Sendable {
             return seek(from: position, to: timeline.frame(movedBy: seconds))
         case .setPosition(let seconds):
             return seek(from: position, to: timeline.frame(at: seconds))
+        case .setVolume(let percent):
+            return handle(.changeVolume(by: percent - volume), at: timeline)
         case .changeVolume(let change):
             let changed = SoftwareVolume.range.clamped(volume + change)
             guard changed != volume else { return [] }

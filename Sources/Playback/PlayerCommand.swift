@@ -10,6 +10,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case setPosition(Double)
     /// Volume change in percentage points.
     case changeVolume(by: Int)
+    /// Volume in percent (0 to 100).
+    case setVolume(Int)
     case next
     case previous
     /// Mark the episode played and move on, as if it had ended.

@@ -6,12 +6,16 @@
 struct DataDirectory {
     let data: String
     let configFile: String
+    /// The running player's control socket: in `$XDG_RUNTIME_DIR/podcli/` (else
+    /// `/tmp/podcli-UID/`), or in the `--home` directory.
+    let controlSocket: String
 
     init(home: String?, environment: [String: String]) throws(CommandFailure) {
         if let home = home ?? environment["PODCLI_HOME"].flatMap({ $0.isEmpty ? nil : $0 }) {
             let absolute = DataDirectory.absolute(home, environment: environment)
             data = absolute
             configFile = absolute + "/config"
+            controlSocket = absolute + "/control"
             return
         }
         guard let userHome = environment["HOME"], !userHome.isEmpty else {
@@ -21,6 +25,8 @@ struct DataDirectory {
         let configHome = environment["XDG_CONFIG_HOME"].flatMap(DataDirectory.usable) ?? userHome + "/.config"
         data = dataHome + "/podcli"
         configFile = configHome + "/podcli/config"
+        let runtime = environment["XDG_RUNTIME_DIR"].flatMap(DataDirectory.usable).map { $0 + "/podcli" }
+        controlSocket = (runtime ?? "/tmp/podcli-\(getuid())") + "/control"
     }
 
     /// The XDG spec says relative paths in these variables are invalid and must be ignored.

@@ -2,6 +2,7 @@ import Downloads
 import EpisodeStore
 import Feeds
 import Playback
+import RemoteControl
 
 /// The exit codes scripts can rely on, in the spirit of sysexits(3). Documented in the README.
 enum ExitCode: Int32, CaseIterable {
@@ -51,6 +52,12 @@ enum ExitCode: Int32, CaseIterable {
             switch error {
             case .busy: self = .busy
             case .noDevice, .unsupportedFormat, .deviceLost: self = .unavailable
+            }
+        case let error as ControlError:
+            switch error {
+            case .nothingPlaying: self = .notFound
+            case .alreadyPlaying: self = .busy
+            case .socket: self = .storage
             }
         case let failure as CommandFailure: self = failure.exitCode
         default: self = .storage

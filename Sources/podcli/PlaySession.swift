@@ -3,6 +3,7 @@ import Dispatch
 import Downloads
 import EpisodeStore
 import Playback
+import RemoteControl
 import Terminal
 
 #if canImport(Glibc)
@@ -25,8 +26,17 @@ final class PlaySession {
     /// (plus the device's buffer).
     static let saveInterval = 2.0
 
-    init(library: Library, output: Output, device: String, keymap: Keymap, downloadPolicy: DownloadPolicy) {
+    /// What `podcli status` is told.
+    private let board = NowPlayingBoard()
+    /// Where the control socket listens.
+    private let controlSocket: String
+
+    init(
+        library: Library, output: Output, device: String, keymap: Keymap, downloadPolicy: DownloadPolicy,
+        controlSocket: String
+    ) {
         self.library = library
+        self.controlSocket = controlSocket
         self.downloadPolicy = downloadPolicy
         self.deviceName = device
         self.keymap = keymap
@@ -44,6 +54,8 @@ final class PlaySession {
         let signals = listenForSignals()
         defer { for source in signals { source.cancel() } }
         listenForSleep()
+        let server = listenForRemoteControl()
+        defer { withExtendedLifetime(server) {} }
         if terminal != nil {
             // A background job (`podcli play ... &`) leaves the terminal alone: changing it, or
             // reading it, would stop the process (SIGTTOU, SIGTTIN). Coming to the foreground
@@ -158,6 +170,12 @@ final class PlaySession {
         do {
             let reason = try player.play { status in
                 if status.event == .redraw { takeTerminalIfForeground() }
+                board.post(
+                    NowPlayingReport(
+                        state: status.state.description, id: episode.id, title: episode.title, podcast: podcast,
+                        position: status.seconds,
+                        duration: status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 },
+                        volume: status.volume))
                 display.show(status, of: episode, podcast: podcast)
                 if display.stdoutClosed { commands.post(.quit) }
                 let now = DispatchTime.now()
@@ -228,6 +246,21 @@ final class PlaySession {
             source.setEventHandler { commands.post(command) }
             source.resume()
             return source
+        }
+    }
+
+    /// The control socket (`podcli status`, `pause`, ...). Another player answering there already
+    /// leaves this one without remote control: said once, not an error.
+    private func listenForRemoteControl() -> ControlServer? {
+        let board = board
+        let commands = commands
+        do {
+            let server = try ControlServer(path: controlSocket) { request in board.answer(request, commands: commands) }
+            server.start()
+            return server
+        } catch {
+            display.warn("warning: \(error); this one takes no remote commands")
+            return nil
         }
     }
 

@@ -185,6 +185,63 @@ struct PlayTerminalTests {
         #expect(try player.library.t.show(player.id)["played"] as? Bool == true)
     }
 
+    /// `podcli status` and the lock-screen buttons (`pause`, `volume`, `seek-to`, `stop`) reach the
+    /// player through its control socket and report its true state.
+    @Test func statusAndTheButtonsReachTheRunningPlayer() throws {
+        let player = try Player()
+        let process = try player.inBackground()
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.5 })
+        func status() throws -> [String: Any] {
+            let result = try player.library.t.run(["status", "--json"])
+            guard result.status == 0 else { throw TestSupportError("status: \(result)") }
+            return try JSONSerialization.jsonObject(with: result.stdoutData) as! [String: Any]
+        }
+        let playing = try status()
+        #expect(playing["state"] as? String == "playing")
+        #expect(playing["title"] as? String == "tone-44k-stereo")
+        #expect(playing["id"] as? Int == Int(player.id))
+        #expect(playing["duration"] as? Double == 3)
+        #expect((playing["position"] as? Double ?? -1) > 0.2)
+
+        #expect(try player.library.t.run(["pause"]).status == 0)
+        #expect(waitUntil(timeout: 5) { (try? status()["state"] as? String) == "paused" })
+        #expect(try player.library.t.run(["volume", "50"]).status == 0)
+        #expect(waitUntil(timeout: 5) { (try? status()["volume"] as? Int) == 50 })
+        let refused = try player.library.t.run(["volume", "150"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr == "podcli: volume takes a percentage from 0 to 100\n")
+        #expect(try player.library.t.run(["seek-to", "0:00.5"]).status == 0)
+        #expect(waitUntil(timeout: 5) { (try? status()["position"] as? Double) == 0.5 })
+        let human = try player.library.t.run(["status"])
+        #expect(human.stdout == "Paused: #\(player.id) tone-44k-stereo\n0:00 / 0:03, volume 50%\n")
+
+        #expect(try player.library.t.run(["stop"]).status == 0)
+        #expect(try process.waitUntilExit().status == 0)
+        #expect(try player.position() == 0.5)
+        let nothing = try player.library.t.run(["status"])
+        #expect(nothing.status == 66)
+        #expect(nothing.stderr == "podcli: nothing is playing (start a player with 'podcli play')\n")
+    }
+
+    /// What the now-playing line says about an interruption, `status` says too.
+    @Test(.enabled(if: MessageBus.unavailableReason == nil, "needs dbus-daemon"))
+    func statusSaysWhyThePlayerIsInterrupted() throws {
+        let player = try Player()
+        let bus = try MessageBus()
+        var environment = player.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        let process = try RunningProcess(
+            executable: player.library.t.podcli.executableURL, arguments: player.arguments, environment: environment)
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.5 })
+        try bus.prepareForSleep(true)
+        #expect(
+            waitUntil(timeout: 5) {
+                (try? player.library.t.run(["status"]).stdout.hasPrefix("Interrupted (system sleep): #")) == true
+            })
+        try bus.prepareForSleep(false)
+        #expect(try process.waitUntilExit().status == 0)
+    }
+
     /// Whether the process is stopped (state T in /proc/PID/stat).
     static func isStopped(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

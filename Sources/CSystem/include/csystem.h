@@ -14,4 +14,8 @@ int csystem_start_writeback(int fd, long long offset, long long length);
 /// a terminal or the terminal does not say.
 int csystem_terminal_columns(int fd);
 
+/// The user ID of the process at the other end of a connected Unix socket (SO_PEERCRED, whose
+/// struct ucred needs _GNU_SOURCE). Returns 0, or -1 with errno set.
+int csystem_peer_uid(int fd, unsigned int *uid);
+
 #endif

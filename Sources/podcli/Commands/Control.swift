@@ -1,0 +1,108 @@
+import Arguments
+import FoundationEssentials
+import Playback
+import RemoteControl
+import Terminal
+
+/// The commands that talk to the running player through its control socket, as the lock
+/// screen's buttons would.
+enum Remote {
+    /// Sends `request` to the player and returns its reply.
+    /// - Throws: `ControlError.nothingPlaying` when no player runs; a usage failure when the
+    ///   player refuses the request.
+    @discardableResult
+    static func send(_ request: String, in context: Context) throws -> String {
+        let reply = try ControlClient.send(request, to: context.directories.get().controlSocket)
+        if reply.hasPrefix("error ") {
+            throw CommandFailure(description: String(reply.dropFirst("error ".count)), exitCode: .usage)
+        }
+        return reply
+    }
+}
+
+enum Status: Command {
+    static let json = Flag("json", help: "Print the report as JSON.")
+    static let spec = CommandSpec(
+        name: "status", abstract: "Say what the running player is playing, where, and in what state.",
+        discussion: "Exits with 66 when no player is running.", flags: [json])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let reply = try Remote.send("status", in: context)
+        if arguments[json] {
+            context.output.print(reply, always: true)
+            return
+        }
+        let report = try JSONDecoder().decode(NowPlayingReport.self, from: Data(reply.utf8))
+        let state = report.state.prefix(1).uppercased() + report.state.dropFirst()
+        context.output.print(
+            "\(state): #\(report.id) " + (report.podcast.map { "\($0) — " } ?? "") + report.title, always: true)
+        let duration = report.duration.map { " / " + NowPlayingLine.clock($0) } ?? ""
+        context.output.print(
+            "\(NowPlayingLine.clock(report.position))\(duration), volume \(report.volume)%", always: true)
+    }
+}
+
+/// A command that sends one fixed request.
+protocol RemoteButton: Command {
+    static var request: String { get }
+}
+
+extension RemoteButton {
+    static func run(_ arguments: ParsedArguments, in context: Context) throws { try Remote.send(request, in: context) }
+}
+
+enum PauseButton: RemoteButton {
+    static let request = "pause"
+    static let spec = CommandSpec(name: "pause", abstract: "Pause the running player.")
+}
+
+enum ResumeButton: RemoteButton {
+    static let request = "resume"
+    static let spec = CommandSpec(name: "resume", abstract: "Resume the running player.")
+}
+
+enum ToggleButton: RemoteButton {
+    static let request = "toggle"
+    static let spec = CommandSpec(name: "toggle", abstract: "Pause the running player, or resume it.")
+}
+
+enum StopButton: RemoteButton {
+    static let request = "stop"
+    static let spec = CommandSpec(name: "stop", abstract: "Stop the running player (the position is saved).")
+}
+
+enum NextButton: RemoteButton {
+    static let request = "next"
+    static let spec = CommandSpec(name: "next", abstract: "Go on to the next episode in the queue.")
+}
+
+enum PreviousButton: RemoteButton {
+    static let request = "previous"
+    static let spec = CommandSpec(
+        name: "prev", abstract: "Go back to the previous episode (after its first 3 seconds: to the start).")
+}
+
+enum Seek: Command {
+    static let seconds = Positional("seconds", help: "How far to jump: -15 goes back, 30 or +30 forward.")
+    static let spec = CommandSpec(
+        name: "seek", abstract: "Jump back or forward in the running player.", positionals: [seconds])
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        try Remote.send("seek \(arguments[seconds]!)", in: context)
+    }
+}
+
+enum SeekTo: Command {
+    static let time = Positional("time", help: "Where to go: seconds, MM:SS or H:MM:SS.")
+    static let spec = CommandSpec(name: "seek-to", abstract: "Go to a time in the running player.", positionals: [time])
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        try Remote.send("seek-to \(arguments[time]!)", in: context)
+    }
+}
+
+enum Volume: Command {
+    static let percent = Positional("percent", help: "The volume, 0 to 100.")
+    static let spec = CommandSpec(name: "volume", abstract: "Set the running player's volume.", positionals: [percent])
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        try Remote.send("volume \(arguments[percent]!)", in: context)
+    }
+}

@@ -1,0 +1,81 @@
+import FoundationEssentials
+import Playback
+import Synchronization
+
+/// What `podcli status` reports about the running player: the now-playing info of a lock screen.
+struct NowPlayingReport: Codable, Equatable, Sendable {
+    /// "playing", "paused", "interrupted (suspend)", "paused (device lost)", ...
+    var state: String
+    var id: Int
+    var title: String
+    var podcast: String?
+    /// Seconds.
+    var position: Double
+    var duration: Double?
+    var volume: Int
+    var rate: Double = 1
+    var artwork: String?
+}
+
+/// The requests a running player answers on its control socket, one line each, and what they
+/// ask of the player. The reply is `ok`, `error <why>`, or for `status` the report as JSON.
+enum PlayerControl {
+    static func command(for request: String) -> Result<PlayerCommand, ControlRequestError> {
+        let words = request.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        switch (words.first, words.count) {
+        case ("pause", 1): return .success(.pause)
+        case ("resume", 1): return .success(.resume)
+        case ("toggle", 1): return .success(.togglePause)
+        case ("stop", 1): return .success(.quit)
+        case ("next", 1): return .success(.next)
+        case ("previous", 1): return .success(.previous)
+        case ("seek", 2):
+            guard let seconds = Double(words[1].hasPrefix("+") ? String(words[1].dropFirst()) : words[1]),
+                abs(seconds) <= PlaybackTime.longest
+            else { return .failure(ControlRequestError("seek takes seconds, e.g. -15 or +30")) }
+            return .success(.seek(by: seconds))
+        case ("seek-to", 2):
+            guard let seconds = PlaybackTime.parse(words[1]) else {
+                return .failure(ControlRequestError("seek-to takes a time: seconds, MM:SS or H:MM:SS"))
+            }
+            return .success(.setPosition(seconds))
+        case ("volume", 2):
+            guard let percent = Int(words[1]), SoftwareVolume.range.contains(percent) else {
+                return .failure(ControlRequestError("volume takes a percentage from 0 to 100"))
+            }
+            return .success(.setVolume(percent))
+        default:
+            return .failure(ControlRequestError("unknown request '\(request)'"))
+        }
+    }
+}
+
+struct ControlRequestError: Error, Equatable {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The player's now-playing report, written by the player's thread and read by the control
+/// socket's.
+final class NowPlayingBoard: Sendable {
+    private let report = Mutex<NowPlayingReport?>(nil)
+
+    func post(_ latest: NowPlayingReport) { report.withLock { $0 = latest } }
+
+    /// The answer to a request line.
+    func answer(_ request: String, commands: CommandQueue) -> String {
+        if request == "status" {
+            guard let current = report.withLock({ $0 }),
+                let json = try? JSONEncoder().encode(current)
+            else { return "error nothing is playing yet" }
+            return String(decoding: json, as: UTF8.self)
+        }
+        switch PlayerControl.command(for: request) {
+        case .success(let command):
+            commands.post(command)
+            return "ok"
+        case .failure(let error):
+            return "error " + error.message
+        }
+    }
+}
