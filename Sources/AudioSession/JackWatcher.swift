@@ -1,4 +1,5 @@
 import CALSA
+import Dispatch
 
 #if canImport(Glibc)
     import Glibc
@@ -62,17 +63,8 @@ public final class JackWatcher: @unchecked Sendable {
 
     /// Reports changes on a thread of its own for as long as the process lives.
     public func start() {
-        let retained = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        pthread_create(
-            &thread, nil,
-            { context in
-                let watcher = Unmanaged<JackWatcher>.fromOpaque(context!).takeUnretainedValue()
-                watcher.run()
-                Unmanaged<JackWatcher>.fromOpaque(context!).release()
-                return nil
-            }, retained.toOpaque())
-        pthread_detach(thread)
+        // A queue of its own gets a thread of its own, which it may block for good.
+        DispatchQueue(label: "podcli.jacks").async { [self] in run() }
     }
 
     /// Waits for control events and reports the watched switches that changed.

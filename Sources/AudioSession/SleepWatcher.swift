@@ -1,4 +1,5 @@
 import CSDBus
+import Dispatch
 
 #if canImport(Glibc)
     import Glibc
@@ -53,19 +54,12 @@ public final class SleepWatcher: @unchecked Sendable {
     /// Dispatches signals on a thread of its own for as long as the process lives (the watcher is
     /// kept alive by that thread).
     public func start() {
-        let retained = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        pthread_create(
-            &thread, nil,
-            { context in
-                let watcher = Unmanaged<SleepWatcher>.fromOpaque(context!).takeUnretainedValue()
-                while true {
-                    while sd_bus_process(watcher.bus, nil) > 0 {}
-                    if sd_bus_wait(watcher.bus, UInt64.max) < 0 { break }
-                }
-                Unmanaged<SleepWatcher>.fromOpaque(context!).release()
-                return nil
-            }, retained.toOpaque())
-        pthread_detach(thread)
+        // A queue of its own gets a thread of its own, which it may block for good.
+        DispatchQueue(label: "podcli.sleep").async { [self] in
+            while true {
+                while sd_bus_process(bus, nil) > 0 {}
+                if sd_bus_wait(bus, UInt64.max) < 0 { return }
+            }
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -25,16 +27,8 @@ public final class ControlServer: Sendable {
 
     /// Serves connections on a thread of its own, until the process ends.
     public func start() {
-        let retained = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<ControlServer>.fromOpaque(context!).takeUnretainedValue().serve()
-                Unmanaged<ControlServer>.fromOpaque(context!).release()
-                return nil
-            }, retained.toOpaque())
-        pthread_detach(thread)
+        // A queue of its own gets a thread of its own, which accept(2) may block for good.
+        DispatchQueue(label: "podcli.control").async { [self] in serve() }
     }
 
     private func serve() {

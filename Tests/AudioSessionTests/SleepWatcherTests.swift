@@ -10,34 +10,36 @@ import Testing
 struct SleepWatcherTests {
     final class Seen: Sendable {
         let values = Mutex<[Bool]>([])
+        var all: [Bool] { values.withLock { $0 } }
+    }
+
+    /// A started watcher on `bus`, and what it has seen.
+    static func watch(_ bus: MessageBus) throws -> (SleepWatcher, Seen) {
+        let seen = Seen()
+        let watcher = try #require(
+            SleepWatcher(address: bus.address) { sleeping in seen.values.withLock { $0.append(sleeping) } })
+        watcher.start()
+        return (watcher, seen)
     }
 
     @Test func reportsTheSystemGoingToSleepAndWakingUp() throws {
         let bus = try MessageBus()
-        let seen = Seen()
-        let watcher = try #require(
-            SleepWatcher(address: bus.address) { sleeping in
-                seen.values.withLock { $0.append(sleeping) }
-            })
-        watcher.start()
+        let (watcher, seen) = try Self.watch(bus)
         try bus.prepareForSleep(true)
         try bus.prepareForSleep(false)
-        #expect(waitUntil(timeout: 5) { seen.values.withLock { $0 } == [true, false] })
+        #expect(waitUntil(timeout: 5) { seen.all == [true, false] })
+        withExtendedLifetime(watcher) {}
     }
 
     @Test func otherSignalsAreNotSleep() throws {
         let bus = try MessageBus()
-        let seen = Seen()
-        let watcher = try #require(
-            SleepWatcher(address: bus.address) { sleeping in
-                seen.values.withLock { $0.append(sleeping) }
-            })
-        watcher.start()
+        let (watcher, seen) = try Self.watch(bus)
         try bus.emit(
             path: "/org/freedesktop/login1", member: "org.freedesktop.login1.Manager.PrepareForShutdown",
             ["boolean:true"])
         try bus.prepareForSleep(true)
-        #expect(waitUntil(timeout: 5) { seen.values.withLock { $0 } == [true] })
+        #expect(waitUntil(timeout: 5) { seen.all == [true] })
+        withExtendedLifetime(watcher) {}
     }
 
     @Test func withNoBusTheWatcherIsOff() {

@@ -37,6 +37,11 @@ struct PlayTerminalTests {
 
         var environment: [String: String] { library.t.podcli.childEnvironment(capture.environment) }
 
+        /// The environment, with `bus` as the system bus.
+        func environment(systemBus bus: MessageBus) -> [String: String] {
+            environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": bus.address]) { _, new in new }
+        }
+
         func onTerminal(_ extra: [String] = []) throws -> TerminalSession {
             try TerminalSession(
                 executable: library.t.podcli.executableURL, arguments: arguments + extra, environment: environment)
@@ -169,10 +174,9 @@ struct PlayTerminalTests {
     func systemSleepPausesAndWakingUpResumes() throws {
         let player = try Player()
         let bus = try MessageBus()
-        var environment = player.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
         let session = try TerminalSession(
-            executable: player.library.t.podcli.executableURL, arguments: player.arguments, environment: environment)
+            executable: player.library.t.podcli.executableURL, arguments: player.arguments,
+            environment: player.environment(systemBus: bus))
         #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 1 })
         try bus.prepareForSleep(true)
         #expect(session.waitForOutput(containing: "interrupted (system sleep)"), "\(session.output)")
@@ -228,10 +232,9 @@ struct PlayTerminalTests {
     func statusSaysWhyThePlayerIsInterrupted() throws {
         let player = try Player()
         let bus = try MessageBus()
-        var environment = player.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
         let process = try RunningProcess(
-            executable: player.library.t.podcli.executableURL, arguments: player.arguments, environment: environment)
+            executable: player.library.t.podcli.executableURL, arguments: player.arguments,
+            environment: player.environment(systemBus: bus))
         #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.5 })
         try bus.prepareForSleep(true)
         #expect(

@@ -82,27 +82,30 @@ enum PreviousButton: RemoteButton {
         name: "prev", abstract: "Go back to the previous episode (after its first 3 seconds: to the start).")
 }
 
-enum Seek: Command {
-    static let seconds = Positional("seconds", help: "How far to jump: -15 goes back, 30 or +30 forward.")
+/// A command that sends a request with one value (the player checks it).
+protocol RemoteDial: Command {
+    static var value: Positional { get }
+}
+
+extension RemoteDial {
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        try Remote.send("\(spec.name) \(arguments[value]!)", in: context)
+    }
+}
+
+enum Seek: RemoteDial {
+    static let value = Positional("seconds", help: "How far to jump: -15 goes back, 30 or +30 forward.")
     static let spec = CommandSpec(
-        name: "seek", abstract: "Jump back or forward in the running player.", positionals: [seconds])
-    static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        try Remote.send("seek \(arguments[seconds]!)", in: context)
-    }
+        name: "seek", abstract: "Jump back or forward in the running player.", positionals: [value])
 }
 
-enum SeekTo: Command {
-    static let time = Positional("time", help: "Where to go: seconds, MM:SS or H:MM:SS.")
-    static let spec = CommandSpec(name: "seek-to", abstract: "Go to a time in the running player.", positionals: [time])
-    static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        try Remote.send("seek-to \(arguments[time]!)", in: context)
-    }
+enum SeekTo: RemoteDial {
+    static let value = Positional("time", help: "Where to go: seconds, MM:SS or H:MM:SS.")
+    static let spec = CommandSpec(
+        name: "seek-to", abstract: "Go to a time in the running player.", positionals: [value])
 }
 
-enum Volume: Command {
-    static let percent = Positional("percent", help: "The volume, 0 to 100.")
-    static let spec = CommandSpec(name: "volume", abstract: "Set the running player's volume.", positionals: [percent])
-    static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        try Remote.send("volume \(arguments[percent]!)", in: context)
-    }
+enum Volume: RemoteDial {
+    static let value = Positional("percent", help: "The volume, 0 to 100.")
+    static let spec = CommandSpec(name: "volume", abstract: "Set the running player's volume.", positionals: [value])
 }
