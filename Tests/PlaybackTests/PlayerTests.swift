@@ -184,6 +184,40 @@ struct PlayerTests {
         #expect(try second.recorded() == reference.dropFirst(heard * 4))
     }
 
+    /// ALSA reports a system suspend (-ESTRPIPE) on the write after it, once it has resumed the
+    /// device: an interruption that has ended, so playing goes on, nothing lost.
+    @Test func aSystemSuspendSeenByALSAIsAnInterruptionThatHasEnded() throws {
+        final class SuspendedOnce: AudioOutput {
+            let device: ALSAOutput
+            var writes = 0
+            init(_ device: ALSAOutput) { self.device = device }
+            var format: AudioFormat { device.format }
+            var deviceName: String { device.deviceName }
+            var unplayedFrames: Int { device.unplayedFrames }
+            func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
+                writes += 1
+                return try device.write(pcm) || writes == 5
+            }
+            func pause() throws(OutputError) -> PauseEffect { try device.pause() }
+            func resume() throws(OutputError) { try device.resume() }
+            func discard() { device.discard() }
+            func drain() { device.drain() }
+        }
+        let capture = try Capture()
+        let decoder = try Decoder(path: Self.stereo)
+        let output = SuspendedOnce(try ALSAOutput(device: capture.device, format: decoder.format))
+        let player = Player(
+            decoder: decoder, device: AudioDevice(name: capture.device) { _, _ in output }, commands: CommandQueue(),
+            engine: PlaybackEngine(), limit: nil)
+        var states: [PlayerState] = []
+        let reason = try player.play { status in
+            if case .stateChanged(let state, _) = status.event { states.append(state) }
+        }
+        #expect(reason == .endOfEpisode)
+        #expect(states == [.interrupted(.systemSleep), .playing])
+        #expect(try capture.recorded() == (try DecoderTests.reference(Self.stereo)))
+    }
+
     @Test func aBusyDeviceIsAnInterruptionUntilItIsFree() throws {
         let capture = try Capture()
         let decoder = try Decoder(path: Self.stereo)
