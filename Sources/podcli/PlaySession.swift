@@ -78,7 +78,7 @@ final class PlaySession {
             let reason: StopReason
             do {
                 reason = try play(episode, from: startAt, playing: &playing)
-            } catch  where playlist.count > 1 && Self.isTheEpisodesFault(error) {
+            } catch where playlist.count > 1 && Self.isTheEpisodesFault(error) {
                 // One bad episode does not stop the queue: say why and go on with the next.
                 display.warn("#\(episode.id) \(episode.title) cannot be played: \(error)")
                 unplayable.append(error)
