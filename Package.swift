@@ -20,6 +20,7 @@ let package = Package(
         .target(name: "CMPG123", linkerSettings: [.linkedLibrary("mpg123")]),
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(name: "CSDBus", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "CMPRIS", linkerSettings: [.linkedLibrary("systemd")]),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -38,7 +39,7 @@ let package = Package(
         .target(name: "Playback", dependencies: ["CMPG123", "CALSA"]),
         .target(name: "Terminal", dependencies: ["CSystem"]),
         .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA"]),
-        .target(name: "RemoteControl", dependencies: ["CSystem"]),
+        .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS"]),
         .executableTarget(
             name: "podcli",
             dependencies: [

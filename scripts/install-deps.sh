@@ -17,6 +17,8 @@ packages=(
     # sd-bus (libsystemd) for logind's sleep signal on the system bus; the tests run a private
     # dbus-daemon and send signals with dbus-send
     libsystemd-dev dbus-daemon dbus-bin
+    # the MPRIS tests drive podcli with the real playerctl
+    playerctl
     # bench/playback.sh: sox synthesizes an hour of sound, lame encodes it (CBR and VBR);
     # GNU time measures CPU and peak RSS
     sox lame time

@@ -54,6 +54,7 @@ final class PlaySession {
         let signals = listenForSignals()
         defer { for source in signals { source.cancel() } }
         listenForSleep()
+        mediaPlayer = listenForMediaControls()
         let server = listenForRemoteControl()
         defer { withExtendedLifetime(server) {} }
         if terminal != nil {
@@ -75,10 +76,11 @@ final class PlaySession {
         var unplayable: [any Error] = []
         while index < playlist.count {
             let episode = playlist[index]
+            place = (index, playlist.count)
             let reason: StopReason
             do {
                 reason = try play(episode, from: startAt, playing: &playing)
-            } catch where playlist.count > 1 && Self.isTheEpisodesFault(error) {
+            } catch  where playlist.count > 1 && Self.isTheEpisodesFault(error) {
                 // One bad episode does not stop the queue: say why and go on with the next.
                 display.warn("#\(episode.id) \(episode.title) cannot be played: \(error)")
                 unplayable.append(error)
@@ -170,12 +172,12 @@ final class PlaySession {
         do {
             let reason = try player.play { status in
                 if status.event == .redraw { takeTerminalIfForeground() }
+                let duration = status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 }
                 board.post(
                     NowPlayingReport(
                         state: status.state.description, id: episode.id, title: episode.title, podcast: podcast,
-                        position: status.seconds,
-                        duration: status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 },
-                        volume: status.volume))
+                        position: status.seconds, duration: duration, volume: status.volume))
+                showOnMediaControls(status, of: episode, podcast: podcast, duration: duration)
                 display.show(status, of: episode, podcast: podcast)
                 if display.stdoutClosed { commands.post(.quit) }
                 let now = DispatchTime.now()
@@ -261,6 +263,46 @@ final class PlaySession {
         } catch {
             display.warn("warning: \(error); this one takes no remote commands")
             return nil
+        }
+    }
+
+    /// The episode's place in the playlist (for the media controls' next and previous).
+    private var place = (index: 0, count: 1)
+    /// The player on the session bus, when there is one (MPRIS).
+    private var mediaPlayer: MediaPlayer2?
+
+    /// MPRIS on the session bus, when there is one: media keys, desktop lock screens, playerctl.
+    private func listenForMediaControls() -> MediaPlayer2? {
+        let commands = commands
+        let player = MediaPlayer2 { control in
+            switch control {
+            case .play: commands.post(.resume)
+            case .pause: commands.post(.pause)
+            case .playPause: commands.post(.togglePause)
+            case .stop, .quit: commands.post(.quit)
+            case .next: commands.post(.next)
+            case .previous: commands.post(.previous)
+            case .seek(let microseconds): commands.post(.seek(by: Double(microseconds) / 1e6))
+            case .setPosition(let microseconds): commands.post(.setPosition(Double(microseconds) / 1e6))
+            case .volume(let percent): commands.post(.setVolume(percent))
+            }
+        }
+        player?.start()
+        return player
+    }
+
+    private func showOnMediaControls(_ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?) {
+        guard let mediaPlayer else { return }
+        mediaPlayer.show(
+            MediaState(
+                status: status.state == .playing ? .playing : .paused, trackNumber: episode.id, title: episode.title,
+                album: podcast, url: episode.sourceURL, length: duration.map { Int64($0 * 1e6) },
+                volume: status.volume, canGoNext: place.index + 1 < place.count, canGoPrevious: true))
+        let microseconds = Int64(status.seconds * 1e6)
+        if case .seeked? = status.event {
+            mediaPlayer.seeked(to: microseconds)
+        } else {
+            mediaPlayer.setPosition(microseconds)
         }
     }
 

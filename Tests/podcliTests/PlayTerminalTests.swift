@@ -245,6 +245,58 @@ struct PlayTerminalTests {
         #expect(try process.waitUntilExit().status == 0)
     }
 
+    static let playerctlPresent = FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl")
+
+    /// MPRIS on a private session bus, driven by the real `playerctl`: what it reports is the
+    /// player's true state (checked against `podcli status`), and what it asks is done.
+    @Test(.enabled(if: MessageBus.unavailableReason == nil && playerctlPresent, "needs dbus-daemon and playerctl"))
+    func playerctlSeesAndDrivesThePlayer() throws {
+        let player = try Player()
+        let bus = try MessageBus()
+        let environment = player.environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { _, new in new }
+        let process = try RunningProcess(
+            executable: player.library.t.podcli.executableURL, arguments: player.arguments, environment: environment)
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.5 })
+        func playerctl(_ arguments: [String]) throws -> String {
+            try RunningProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/playerctl"), arguments: ["-p", "podcli"] + arguments,
+                environment: environment
+            ).waitUntilExit().stdout
+        }
+        func status() throws -> [String: Any] {
+            let result = try player.library.t.run(["status", "--json"])
+            return try JSONSerialization.jsonObject(with: result.stdoutData) as! [String: Any]
+        }
+        let follow = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/playerctl"), arguments: ["-p", "podcli", "--follow", "status"],
+            environment: environment)
+
+        #expect(try playerctl(["status"]) == "Playing\n")
+        #expect(try playerctl(["metadata", "title"]) == "tone-44k-stereo\n")
+        #expect(try playerctl(["metadata", "mpris:length"]) == "3000000\n")
+        #expect(try playerctl(["metadata", "mpris:trackid"]).contains("/org/podcli/episode/\(player.id)"))
+        #expect(try playerctl(["metadata", "xesam:url"]).hasSuffix("/tone-44k-stereo.mp3\n"))
+
+        _ = try playerctl(["play-pause"])
+        #expect(waitUntil(timeout: 5) { (try? status()["state"] as? String) == "paused" })
+        #expect(try playerctl(["status"]) == "Paused\n")
+        _ = try playerctl(["position", "1"])
+        #expect(waitUntil(timeout: 5) { (try? status()["position"] as? Double) == 1 })
+        #expect(try playerctl(["position"]).hasPrefix("1.0"))
+        _ = try playerctl(["volume", "0.5"])
+        #expect(waitUntil(timeout: 5) { (try? status()["volume"] as? Int) == 50 })
+        _ = try playerctl(["play"])
+        #expect(waitUntil(timeout: 5) { (try? status()["state"] as? String) == "playing" })
+
+        // Stop ends the session, the position saved.
+        _ = try playerctl(["stop"])
+        #expect(try process.waitUntilExit().status == 0)
+        #expect(try player.position() >= 1)
+        follow.kill(signal: SIGTERM)
+        // PropertiesChanged reached a listener: it saw each change of PlaybackStatus.
+        #expect(try follow.waitUntilExit().stdout.hasPrefix("Playing\nPaused\nPlaying\n"))
+    }
+
     /// Whether the process is stopped (state T in /proc/PID/stat).
     static func isStopped(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
