@@ -78,6 +78,8 @@ public final class Player {
             lastReport = DispatchTime.now()
             report(status(event))
         }
+        // Started means sounding: a device that cannot be opened at all fails before.
+        _ = try openOutput(send)
         send(.started(at: position))
         while true {
             // Paused, or a stream waiting for its download: sleep until a command comes or there

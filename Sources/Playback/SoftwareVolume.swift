@@ -3,6 +3,9 @@
 public enum SoftwareVolume {
     public static let range = 0...100
 
+    /// `percent`, kept within `range`.
+    public static func clamped(_ percent: Int) -> Int { range.clamped(percent) }
+
     /// Scales interleaved 16-bit samples in place. The gain is cubic, as in mpv: equal steps of
     /// the percentage sound like equal steps of loudness.
     public static func apply(_ volume: Int, to samples: UnsafeMutableRawBufferPointer) {

@@ -29,6 +29,7 @@ enum PlayerControl {
         case ("stop", 1): return .success(.quit)
         case ("next", 1): return .success(.next)
         case ("previous", 1): return .success(.previous)
+        case ("mark-played", 1): return .success(.markPlayed)
         case ("seek", 2):
             guard let seconds = Double(words[1].hasPrefix("+") ? String(words[1].dropFirst()) : words[1]),
                 abs(seconds) <= PlaybackTime.longest
@@ -46,6 +47,27 @@ enum PlayerControl {
             return .success(.setVolume(percent))
         default:
             return .failure(ControlRequestError("unknown request '\(request)'"))
+        }
+    }
+}
+
+extension PlayerControl {
+    /// The request that asks for `command` (for `attach`, whose keys drive a player elsewhere);
+    /// `volume` is the player's, for relative changes.
+    static func request(for command: PlayerCommand, volume: Int) -> String? {
+        switch command {
+        case .togglePause: return "toggle"
+        case .pause: return "pause"
+        case .resume: return "resume"
+        case .seek(by: let seconds): return "seek \(seconds)"
+        case .setPosition(let seconds): return "seek-to \(seconds)"
+        case .changeVolume(let change): return "volume \(SoftwareVolume.clamped(volume + change))"
+        case .setVolume(let percent): return "volume \(percent)"
+        case .next: return "next"
+        case .previous: return "previous"
+        case .markPlayed: return "mark-played"
+        case .quit: return "stop"
+        case .signal, .redraw, .interruptionBegan, .interruptionEnded, .routeChanged: return nil
         }
     }
 }

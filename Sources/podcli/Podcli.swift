@@ -10,7 +10,7 @@ enum Podcli {
     static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        Fetch.self, Refresh.self, Feeds.self, List.self, Play.self, Queue.self, Status.self, PauseButton.self,
+        Fetch.self, Refresh.self, Feeds.self, List.self, Play.self, Queue.self, Status.self, Attach.self, PauseButton.self,
         ResumeButton.self, ToggleButton.self, StopButton.self, NextButton.self, PreviousButton.self, Seek.self,
         SeekTo.self, Volume.self, Show.self, Remove.self, Verify.self,
         Unsubscribe.self, Import.self, Export.self, Inspect.self,

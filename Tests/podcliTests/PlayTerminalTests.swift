@@ -245,6 +245,41 @@ struct PlayTerminalTests {
         #expect(try process.waitUntilExit().status == 0)
     }
 
+    /// `play --background` returns at once and plays on with no terminal; `attach` on a pty shows
+    /// its line and takes its keys; `q` detaches and the player goes on until `stop`. (84 s of
+    /// speech from the corpus, so that it is still playing whatever the machine's load.)
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: speech), "the corpus is not present"))
+    func aBackgroundPlayerPlaysOnAndAttachDrivesIt() throws {
+        let player = try Player()
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.speech))
+        let fetch = try player.library.t.run([
+            "fetch", try player.library.t.source("speech.mp3", data: data).url, "--json",
+        ])
+        let id = "\((try JSONSerialization.jsonObject(with: fetch.stdoutData) as! [String: Any])["id"] as! Int)"
+        let started = try player.library.t.run(
+            ["play", id, "--device", ALSACapture.pacedDeviceName, "--background"],
+            environment: player.capture.environment)
+        #expect(started.status == 0, "\(started)")
+        #expect(started.stdout.hasPrefix("Playing in the background ("))
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.5 })
+        #expect(try player.library.t.run(["pause"]).status == 0)
+
+        let attach = try TerminalSession(
+            executable: player.library.t.podcli.executableURL,
+            arguments: ["--home", player.library.t.home.path, "attach"], environment: player.environment)
+        #expect(attach.waitForOutput(containing: "⏸ speech"), "\(attach.output)")
+        attach.type(" ")
+        #expect(attach.waitForOutput(containing: "▶ speech"), "\(attach.output)")
+        attach.type("q")
+        #expect(try attach.waitUntilExit() == 0)
+        #expect(attach.isCanonicalWithEcho)
+        // Detached, not stopped: the player still answers.
+        #expect(try player.library.t.run(["status"]).stdout.hasPrefix("Playing: #\(id) speech"))
+        #expect(try player.library.t.run(["stop"]).status == 0)
+        #expect(waitUntil(timeout: 5) { (try? player.library.t.run(["status"]).status) == 66 })
+        #expect(try player.library.t.show(id)["position"] as! Double > 0.3)
+    }
+
     static let playerctlPresent = FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl")
 
     /// MPRIS on a private session bus, driven by the real `playerctl`: what it reports is the

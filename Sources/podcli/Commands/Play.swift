@@ -16,6 +16,8 @@ enum Play: Command {
         "from", valueName: "time", help: "Start at <time> (seconds, MM:SS or H:MM:SS) instead of where it was left.")
     static let duration = Option("for", valueName: "time", help: "Stop after playing <time> of audio.")
     static let volume = Option("volume", valueName: "percent", help: "Start at this volume, 0 to 100 (default 100).")
+    static let background = Flag(
+        "background", help: "Play with no terminal, driven by 'podcli attach', 'status', 'pause'... and MPRIS.")
 
     static let spec = CommandSpec(
         name: "play", abstract: "Play an episode, or the queue, from where it was left.",
@@ -31,13 +33,18 @@ enum Play: Command {
             SIGTERM, SIGHUP). The end of an episode marks it played, takes it off the queue and \
             plays the next one.
             """,
-        positionals: [episode], options: [device, from, duration, volume])
+        positionals: [episode], options: [device, from, duration, volume], flags: [background])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let start = try arguments.value(from, as: "a time (seconds, MM:SS or H:MM:SS)", PlaybackTime.parse)
         let limit = try arguments.value(duration, as: "a time (seconds, MM:SS or H:MM:SS)", PlaybackTime.parse)
         let volume = try arguments.value(volume, as: "a volume from 0 to 100") { text in
             Int(text).flatMap { SoftwareVolume.range.contains($0) ? $0 : nil }
+        }
+        if arguments[background] {
+            return try BackgroundPlayer.start(
+                arguments: Array(CommandLine.arguments.dropFirst()).filter { $0 != "--background" },
+                controlSocket: context.directories.get().controlSocket, output: context.output)
         }
         let config = try context.config()
         let library = try context.library()

@@ -1,0 +1,72 @@
+import Arguments
+import FoundationEssentials
+import Playback
+import RemoteControl
+import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `podcli attach`: the running player's now-playing line, live, and its keys, from any terminal
+/// (for a player started with `--background`, or in another terminal). `q` detaches; the player
+/// plays on (`podcli stop` stops it).
+enum Attach: Command {
+    static let spec = CommandSpec(
+        name: "attach", abstract: "Show the running player's now-playing line and take its keys (q detaches).",
+        discussion: "The keys are play's. Exits with 66 when no player is running.")
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let socket = try context.directories.get().controlSocket
+        guard let terminal = TerminalMode(descriptor: STDIN_FILENO) else {
+            throw CommandFailure(
+                description: "attach takes keys from a terminal, and stdin is not one", exitCode: .usage)
+        }
+        var report = try status(at: socket)
+        let config = try context.config()
+        let keymap = Keymap(skipBack: config.skipBack, skipForward: config.skipForward)
+        try terminal.enterRaw()
+        defer { terminal.restore() }
+        var keys = KeyDecoder()
+        var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while true {
+            draw(report, output: context.output)
+            if poll(&input, 1, 250) > 0 {
+                let count = read(STDIN_FILENO, &bytes, bytes.count)
+                for key in keys.decode(bytes[..<max(0, count)]) {
+                    if key == .character("q") {
+                        context.output.stdout("\n")
+                        return
+                    }
+                    guard let command = keymap.command(for: key),
+                        let request = PlayerControl.request(for: command, volume: report.volume)
+                    else { continue }
+                    _ = try? ControlClient.send(request, to: socket)
+                }
+            }
+            do {
+                report = try status(at: socket)
+            } catch ControlError.nothingPlaying {
+                context.output.stdout("\n")
+                context.output.print("The player has stopped.")
+                return
+            }
+        }
+    }
+
+    private static func status(at socket: String) throws -> NowPlayingReport {
+        let reply = try ControlClient.send("status", to: socket)
+        guard !reply.hasPrefix("error ") else { throw ControlError.nothingPlaying }
+        return try JSONDecoder().decode(NowPlayingReport.self, from: Data(reply.utf8))
+    }
+
+    private static func draw(_ report: NowPlayingReport, output: Output) {
+        let line = NowPlayingLine.render(
+            NowPlaying(
+                podcast: report.podcast, title: report.title, elapsed: report.position, duration: report.duration,
+                volume: report.volume, state: report.state),
+            columns: (Terminal.columns(of: STDOUT_FILENO) ?? 80) - 1)
+        output.stdout("\r" + line + "\u{1B}[K")
+    }
+}
