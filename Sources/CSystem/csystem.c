@@ -1,5 +1,8 @@
+#define _GNU_SOURCE
 #include "csystem.h"
 
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
@@ -20,3 +23,7 @@ int csystem_peer_uid(int fd, unsigned int *uid) {
     *uid = credentials.uid;
     return 0;
 }
+
+short csystem_spawn_new_session(void) { return POSIX_SPAWN_SETSID; }
+
+int csystem_spawn_close_from(void *actions, int fd) { return posix_spawn_file_actions_addclosefrom_np(actions, fd); }
