@@ -34,6 +34,8 @@ enum Attach: Command {
             draw(report, output: context.output)
             if poll(&input, 1, 250) > 0 {
                 let count = read(STDIN_FILENO, &bytes, bytes.count)
+                // The terminal hung up: detach.
+                guard count > 0 || (count < 0 && errno == EINTR) else { return }
                 for key in keys.decode(bytes[..<max(0, count)]) {
                     if key == .character("q") {
                         context.output.stdout("\n")
