@@ -1,6 +1,4 @@
 import CMPG123
-import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -36,10 +34,9 @@ public enum DecoderError: Error, Equatable, Sendable, CustomStringConvertible {
 /// One owner of an `mpg123_handle`: decodes an MPEG audio file (MP1, MP2, MP3) to 16-bit PCM,
 /// with gapless trimming (LAME/Info headers) and sample-exact seeking.
 ///
-/// The whole file is scanned once, on another thread while playing starts, so the duration is
-/// exact for CBR and VBR alike (with a Xing/Info/VBRI header or without); until the scan ends,
-/// `frameCount` is libmpg123's estimate (exact with a LAME/Info header). Every seek lands on the
-/// sample asked for. Corrupt frames are skipped: libmpg123 resyncs. Not `Sendable`: one decoder,
+/// The whole file is scanned once when opened (frame headers only, through a buffered reader:
+/// tens of milliseconds for an hour), so the duration is exact for CBR and VBR alike, with a
+/// Xing/Info/VBRI header or without. Every seek lands on the sample asked for. Corrupt frames are skipped: libmpg123 resyncs. Not `Sendable`: one decoder,
 /// one thread.
 public final class Decoder {
     public let path: String
@@ -47,20 +44,17 @@ public final class Decoder {
     private let handle: OpaquePointer
     /// What libmpg123 reads from; kept alive as long as the handle.
     private let file: AudioFile
-    /// libmpg123's estimate of the length, from the headers or the file's size.
-    private let estimatedFrameCount: Int?
-    private let scan: LengthScan?
+    /// PCM frames in the file, after gapless trimming; nil when there is no telling (a stream).
+    public let frameCount: Int?
 
     public init(path: String) throws(DecoderError) {
         self.path = path
         file = try AudioFile(path: path)
         (handle, format) = try Self.open(file)
-        let estimate = mpg123_length(handle)
-        estimatedFrameCount = estimate > 0 ? estimate : nil
         // A second handle does the scan: a scanned handle seeks back to the start, and after such
         // a seek libmpg123's synthesis can round a rare sample of MPEG-2/2.5 audio one step
-        // differently from a fresh start.
-        scan = LengthScan(path: path)
+        // differently from a fresh start. (An estimate from a VBR file's size can be far off.)
+        frameCount = Self.scannedLength(of: path)
     }
 
     /// Streams a file that is still being written (an episode playing while it downloads).
@@ -70,24 +64,27 @@ public final class Decoder {
         self.path = path
         file = try AudioFile(path: path, isComplete: isComplete)
         (handle, format) = try Self.open(file)
-        estimatedFrameCount = nil
-        scan = nil
+        frameCount = nil
     }
 
-    /// PCM frames in the file, after gapless trimming: exact once the scan has ended, estimated
-    /// before; nil when there is no telling (a stream).
-    public var frameCount: Int? { scan?.frameCount ?? estimatedFrameCount }
-
-    /// Waits for the scan and returns the exact length.
-    public func exactFrameCount() -> Int? {
-        scan?.wait()
-        return frameCount
+    /// The length a scan of `path` finds, on a handle of its own.
+    private static func scannedLength(of path: String) -> Int? {
+        guard let file = try? AudioFile(path: path) else { return nil }
+        return withExtendedLifetime(file) {
+            guard let scanner = try? open(file).handle else { return nil }
+            defer {
+                mpg123_close(scanner)
+                mpg123_delete(scanner)
+            }
+            _ = mpg123_scan(scanner)
+            let length = mpg123_length(scanner)
+            return length >= 0 ? length : nil
+        }
     }
 
     /// A handle reading `file` from the start, giving 16-bit PCM at the stream's own rate and
     /// channels (what ALSA and `mpg123 -s` take).
-    fileprivate static func open(_ file: AudioFile) throws(DecoderError) -> (handle: OpaquePointer, format: AudioFormat)
-    {
+    private static func open(_ file: AudioFile) throws(DecoderError) -> (handle: OpaquePointer, format: AudioFormat) {
         let path = file.path
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
@@ -190,32 +187,4 @@ public final class Decoder {
         // Staying put keeps the decoder's state as it is (see `init` on seeks and rounding).
         pendingSeek = target == max(0, mpg123_tell(handle)) ? nil : target
     }
-}
-
-/// The exact length of a file, found by a scan (frame headers only, no decoding) on a handle and
-/// a thread of its own, so that playing need not wait for it.
-private final class LengthScan: Sendable {
-    private let result = Mutex<Int?>(nil)
-    private let finished = DispatchGroup()
-
-    init(path: String) {
-        finished.enter()
-        DispatchQueue.global(qos: .utility).async { [self] in
-            defer { finished.leave() }
-            guard let file = try? AudioFile(path: path) else { return }
-            withExtendedLifetime(file) {
-                guard let scanner = try? Decoder.open(file).handle else { return }
-                _ = mpg123_scan(scanner)
-                let length = mpg123_length(scanner)
-                mpg123_close(scanner)
-                mpg123_delete(scanner)
-                if length >= 0 { result.withLock { $0 = length } }
-            }
-        }
-    }
-
-    /// The length, once the scan has ended.
-    var frameCount: Int? { result.withLock { $0 } }
-
-    func wait() { finished.wait() }
 }

@@ -211,9 +211,7 @@ final class PlaySession {
     /// Where to start: `requested`, else where the episode was left (the start once played, or
     /// when it was left at its very end).
     private func startFrame(of episode: Episode, decoder: Decoder, requested: Double?) throws -> Int {
-        // The exact length (the scan takes tens of milliseconds for an hour): an estimate from a
-        // VBR file's size can be far off, and would cut a saved position short.
-        let length = decoder.exactFrameCount()
+        let length = decoder.frameCount
         if let requested {
             let frame = Int((requested * Double(decoder.format.sampleRate)).rounded())
             if let length, frame >= length {
