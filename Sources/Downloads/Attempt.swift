@@ -9,9 +9,13 @@ final class Attempt: TransferSink {
         case rangeMismatch
         case notAudio(String)
         case storage(path: String, errno: Int32)
+        /// A limit of the request was reached.
+        case limit(DownloadError)
     }
 
     private let file: PartialFile
+    private let guardrail: Guardrail
+    private let rateLimiter: RateLimiter?
     private let onEvent: (DownloadEvent) -> Void
     private let effectiveURL: () -> String
     private let startOffset: Int
@@ -25,9 +29,12 @@ final class Attempt: TransferSink {
     private var sniffed = false
 
     init(
-        file: PartialFile, effectiveURL: @escaping () -> String, onEvent: @escaping (DownloadEvent) -> Void
+        file: PartialFile, guardrail: Guardrail, rateLimiter: RateLimiter?, effectiveURL: @escaping () -> String,
+        onEvent: @escaping (DownloadEvent) -> Void
     ) {
         self.file = file
+        self.guardrail = guardrail
+        self.rateLimiter = rateLimiter
         self.startOffset = file.size
         self.effectiveURL = effectiveURL
         self.onEvent = onEvent
@@ -40,6 +47,11 @@ final class Attempt: TransferSink {
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if !began && !begin() { return false }
         if discardingBody { return true }
+        rateLimiter?.take(bytes.count)
+        if let reached = guardrail.check(size: file.size + bytes.count) {
+            stop = .limit(reached)
+            return false
+        }
         let code = file.append(bytes)
         guard code == 0 else {
             stop = .storage(path: file.path ?? file.directory, errno: code)
@@ -79,6 +91,10 @@ final class Attempt: TransferSink {
             return true
         default:
             stop = .httpStatus(headers.status)
+            return false
+        }
+        if let expectedSize, let reached = guardrail.check(size: expectedSize, announced: true) {
+            stop = .limit(reached)
             return false
         }
         if file.size == 0, headers.mediaType == "text/html" || headers.mediaType == "application/xhtml+xml" {

@@ -25,6 +25,12 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case incomplete(url: String, received: Int, expected: Int)
     /// A feed longer than podcli reads.
     case feedTooLarge(url: String, limit: Int)
+    /// The enclosure is larger than policy allows, or a stream went past it; nothing was kept.
+    case tooLarge(url: String, limit: Int)
+    /// The transfer was still going after the time policy allows (a live stream); nothing was kept.
+    case tooLong(url: String, seconds: Int)
+    /// Going on would leave less free space than the floor; the partial file is kept for later.
+    case lowDiskSpace(path: String, floor: Int)
 
     public var description: String {
         switch self {
@@ -48,6 +54,15 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
             return "download of \(url) ended early: \(received) of \(expected) bytes"
         case .feedTooLarge(let url, let limit):
             return "\(url) is larger than \(limit / (1024 * 1024)) MiB, more than podcli reads as a feed"
+        case .tooLarge(let url, let limit):
+            return "\(url) is larger than the \(Self.mebibytes(limit)) allowed (max-size, stream-max-size); "
+                + "nothing was kept"
+        case .tooLong(let url, let seconds):
+            return "\(url) was still sending after \(seconds) s, perhaps a live stream (stream-max-time); "
+                + "nothing was kept"
+        case .lowDiskSpace(let path, let floor):
+            return "stopped writing \(path): less than \(Self.mebibytes(floor)) would be left free (min-free); "
+                + "the next run resumes it"
         }
     }
 
@@ -57,6 +72,10 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = components.host, !host.isEmpty
         else { throw .invalidURL(url) }
+    }
+
+    private static func mebibytes(_ bytes: Int) -> String {
+        bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024)) MiB" : "\(bytes) bytes"
     }
 
     private static func tries(_ attempts: Int) -> String {

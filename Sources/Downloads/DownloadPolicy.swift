@@ -18,6 +18,8 @@ public struct DownloadPolicy: Sendable {
     public var lowSpeedLimit = 1024
     public var lowSpeedTime = 60
     public var userAgent: String
+    /// Shared by every download of a run that must stay under a rate (`--limit-rate`).
+    public var rateLimiter: RateLimiter?
 
     public init(userAgent: String) { self.userAgent = userAgent }
 

@@ -11,14 +11,18 @@ public struct DownloadRequest: Sendable {
     public var validator: String?
     /// The mode a new partial file is created with.
     public var fileMode: mode_t
+    public var limits: DownloadLimits
 
-    public init(url: String, directory: String, partialName: String? = nil, validator: String? = nil, fileMode: mode_t)
-    {
+    public init(
+        url: String, directory: String, partialName: String? = nil, validator: String? = nil, fileMode: mode_t,
+        limits: DownloadLimits = DownloadLimits()
+    ) {
         self.url = url
         self.directory = directory
         self.partialName = partialName
         self.validator = validator
         self.fileMode = fileMode
+        self.limits = limits
     }
 }
 
@@ -69,10 +73,12 @@ public final class Downloader {
             let file = try PartialFile(
                 directory: request.directory, name: request.partialName, validator: request.validator,
                 mode: request.fileMode)
+            let guardrail = Guardrail(limits: request.limits, url: request.url, directory: request.directory)
+            if let stop = guardrail.check(size: file.size, force: true) { throw stop }
             var attemptNumber = 0
             while true {
                 attemptNumber += 1
-                let outcome = try attempt(url: request.url, file: file, onEvent: onEvent)
+                let outcome = try attempt(url: request.url, file: file, guardrail: guardrail, onEvent: onEvent)
                 switch outcome {
                 case .complete(let result):
                     return result
@@ -104,10 +110,12 @@ public final class Downloader {
 
     /// One exchange with the server, and what to do next.
     private func attempt(
-        url: String, file: PartialFile, onEvent: @escaping (DownloadEvent) -> Void
+        url: String, file: PartialFile, guardrail: Guardrail, onEvent: @escaping (DownloadEvent) -> Void
     ) throws(DownloadError) -> Outcome {
         onEvent(.attemptStarted(url: url, offset: file.size))
-        let attempt = Attempt(file: file, effectiveURL: { [transfer] in transfer.effectiveURL }, onEvent: onEvent)
+        let attempt = Attempt(
+            file: file, guardrail: guardrail, rateLimiter: policy.rateLimiter,
+            effectiveURL: { [transfer] in transfer.effectiveURL }, onEvent: onEvent)
         var exchange = Transfer.Exchange(url: url)
         if file.size > 0 {
             exchange.range = "\(file.size)-"
@@ -142,6 +150,9 @@ public final class Downloader {
         switch attempt.stop {
         case .storage(let path, let code):
             throw .storage(path: path, errno: code)
+        case .limit(let error):
+            if case .lowDiskSpace = error {} else { file.delete() }
+            throw error
         case .notAudio(let reason):
             file.delete()
             throw .notAudio(url: url, reason: reason)
@@ -154,7 +165,9 @@ public final class Downloader {
         case nil:
             break
         }
-        guard result.code == CURLE_OK else { return .retry(try result.retryableError(url: url, policy: policy), retryAfter: nil) }
+        guard result.code == CURLE_OK else {
+            return .retry(try result.retryableError(url: url, policy: policy), retryAfter: nil)
+        }
         guard attempt.finishBody() else {
             return try judge(attempt, result, url: url, file: file)
         }

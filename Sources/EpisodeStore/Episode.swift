@@ -37,13 +37,22 @@ public struct Episode: Equatable, Sendable {
     public let inFeed: Bool
     /// Appeared in a refresh after subscribing (or was the newest at subscription).
     public let isNew: Bool
+    /// Kept by the user: retention never deletes it.
+    public let isKept: Bool
+    /// When its files were deleted while its feed still lists it: sync does not download it again.
+    public let removedAt: Int?
+    /// Why the last download failed; nil after a success.
+    public let lastError: String?
 
     static let columns = """
         episodes.id, uuid, feed_id, episodes.title, source_url, state, episodes.protection, validator, created_at,
         downloaded_at, guid, published_at, sort_date, duration_ms, enclosure_length, episodes.link,
         episodes.description, episodes.image_url, episode_number, season_number, episode_type, chapters, chapters_url,
-        transcripts, persons, in_feed, is_new
+        transcripts, persons, in_feed, is_new, kept, removed_at, episodes.last_error
         """
+
+    /// How many values `columns` selects: a query's own columns follow them.
+    static let columnCount = 30
 
     init(row: Row) {
         id = Int(row.int(0)!)
@@ -73,6 +82,9 @@ public struct Episode: Equatable, Sendable {
         personsJSON = row.string(24)
         inFeed = row.int(25) != 0
         isNew = row.int(26) == 1
+        isKept = row.int(27) == 1
+        removedAt = row.int(28).map(Int.init)
+        lastError = row.string(29)
     }
 }
 

@@ -16,7 +16,9 @@ enum EpisodeUUID {
         for (index, word) in [high, low].enumerated() {
             for nibble in (0..<16).reversed() {
                 let position = index * 16 + (15 - nibble)
-                if position == 8 || position == 12 || position == 16 || position == 20 { text.append(UInt8(ascii: "-")) }
+                if position == 8 || position == 12 || position == 16 || position == 20 {
+                    text.append(UInt8(ascii: "-"))
+                }
                 let value = UInt8((word >> (UInt64(nibble) * 4)) & 0xF)
                 text.append(value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10)
             }

@@ -18,11 +18,16 @@ public struct Feed: Equatable, Sendable {
     public let lastError: String?
     /// Refreshes that failed in a row.
     public let failures: Int
+    /// After repeated failures, `sync` leaves the feed alone until then (seconds since the epoch).
+    public let retryAt: Int?
 
     static let columns = """
         feeds.id, url, feeds.title, feeds.link, feeds.description, author, feeds.image_url, language, serial, etag,
-        last_modified, subscribed_at, checked_at, changed_at, last_error, failures
+        last_modified, subscribed_at, checked_at, changed_at, last_error, failures, retry_at
         """
+
+    /// How many values `columns` selects: a query's own columns follow them.
+    static let columnCount = 17
 
     init(row: Row) {
         id = Int(row.int(0)!)
@@ -41,6 +46,7 @@ public struct Feed: Equatable, Sendable {
         changedAt = row.int(13).map(Int.init)
         lastError = row.string(14)
         failures = Int(row.int(15) ?? 0)
+        retryAt = row.int(16).map(Int.init)
     }
 }
 

@@ -56,7 +56,7 @@ enum FileSystem {
         guard let info = status(path) else { return }
         if info.st_mode & S_IFMT == S_IFDIR {
             for name in entries(path) { try removeTree(path + "/" + name) }
-            guard rmdir(path) == 0 else { throw .io(path: path, operation: "remove", errno: errno) }
+            guard rmdir(path) == 0 || errno == ENOENT else { throw .io(path: path, operation: "remove", errno: errno) }
         } else {
             guard unlink(path) == 0 || errno == ENOENT else {
                 throw .io(path: path, operation: "remove", errno: errno)

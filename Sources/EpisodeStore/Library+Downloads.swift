@@ -86,7 +86,11 @@ extension Library {
                         SQLValue(Library.now),
                     ])
                 try database.run(
-                    "UPDATE episodes SET state = 'downloaded', downloaded_at = ?, validator = NULL WHERE id = ?",
+                    """
+                    UPDATE episodes SET state = 'downloaded', downloaded_at = ?, validator = NULL, removed_at = NULL,
+                        last_error = NULL
+                    WHERE id = ?
+                    """,
                     [SQLValue(Library.now), SQLValue(episode.id)])
                 // Last, so a failure above leaves the file partial; a crash after it is repaired
                 // by partialFile(of:).

@@ -15,8 +15,10 @@ extension Library {
                 INSERT INTO feeds (url, title, subscribed_at, checked_at, changed_at, etag, last_modified)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
-                [.text(url), .text(metadata.title), SQLValue(now), SQLValue(now), SQLValue(now), SQLValue(etag),
-                 SQLValue(lastModified)])
+                [
+                    .text(url), .text(metadata.title), SQLValue(now), SQLValue(now), SQLValue(now), SQLValue(etag),
+                    SQLValue(lastModified),
+                ])
             let feedID = database.lastInsertedRowID
             try update(feedID: feedID, metadata: metadata)
             var summary = try merge(episodes, into: feedID, protection: protection, markNew: false)
@@ -48,11 +50,13 @@ extension Library {
             try database.run(
                 """
                 UPDATE feeds SET url = ?, title = ?, etag = ?, last_modified = ?, checked_at = ?, changed_at = ?,
-                    last_error = NULL, failures = 0
+                    last_error = NULL, failures = 0, retry_at = NULL
                 WHERE id = ?
                 """,
-                [.text(url), .text(metadata.title), SQLValue(etag), SQLValue(lastModified), SQLValue(now),
-                 SQLValue(now), SQLValue(feed.id)])
+                [
+                    .text(url), .text(metadata.title), SQLValue(etag), SQLValue(lastModified), SQLValue(now),
+                    SQLValue(now), SQLValue(feed.id),
+                ])
             // Another podcli may have unsubscribed while this one was fetching.
             guard database.changes == 1 else { throw .feedNotFound("\(feed.id)") }
             try update(feedID: feed.id, metadata: metadata)
@@ -69,15 +73,21 @@ extension Library {
             try database.run(
                 """
                 UPDATE feeds SET url = ?, etag = coalesce(?, etag), last_modified = coalesce(?, last_modified),
-                    checked_at = ?, last_error = NULL, failures = 0
+                    checked_at = ?, last_error = NULL, failures = 0, retry_at = NULL
                 WHERE id = ?
                 """,
-                [.text(url ?? feed.url), SQLValue(etag), SQLValue(lastModified), SQLValue(Library.now),
-                 SQLValue(feed.id)])
+                [
+                    .text(url ?? feed.url), SQLValue(etag), SQLValue(lastModified), SQLValue(Library.now),
+                    SQLValue(feed.id),
+                ])
         case .failed(let message):
             try database.run(
                 "UPDATE feeds SET last_error = ?, failures = failures + 1 WHERE id = ?",
                 [.text(message), SQLValue(feed.id)])
+            let failures = (try self.feed(id: feed.id)?.failures) ?? 1
+            try database.run(
+                "UPDATE feeds SET retry_at = ? WHERE id = ?",
+                [SQLValue(Library.backoff(afterFailures: failures).map { Library.now + $0 }), SQLValue(feed.id)])
         }
     }
 
@@ -134,8 +144,8 @@ extension Library {
             """, [SQLValue(id)]
         ).map { row in
             FeedSummary(
-                feed: Feed(row: row), episodes: Int(row.int(16) ?? 0), new: Int(row.int(17) ?? 0),
-                downloaded: Int(row.int(18) ?? 0))
+                feed: Feed(row: row), episodes: Int(row.int(Feed.columnCount) ?? 0),
+                new: Int(row.int(Feed.columnCount + 1) ?? 0), downloaded: Int(row.int(Feed.columnCount + 2) ?? 0))
         }
     }
 
@@ -184,9 +194,12 @@ extension Library {
                 serial = ?, explicit = ?, podcast_guid = ?
             WHERE id = ?
             """,
-            [.text(metadata.title), SQLValue(metadata.link), SQLValue(metadata.description), SQLValue(metadata.author),
-             SQLValue(metadata.imageURL), SQLValue(metadata.language), SQLValue(metadata.isSerial ? 1 : 0),
-             SQLValue(metadata.explicit.map { $0 ? 1 : 0 }), SQLValue(metadata.podcastGUID), SQLValue(feedID)])
+            [
+                .text(metadata.title), SQLValue(metadata.link), SQLValue(metadata.description),
+                SQLValue(metadata.author),
+                SQLValue(metadata.imageURL), SQLValue(metadata.language), SQLValue(metadata.isSerial ? 1 : 0),
+                SQLValue(metadata.explicit.map { $0 ? 1 : 0 }), SQLValue(metadata.podcastGUID), SQLValue(feedID),
+            ])
     }
 
     /// Matches each item of a document to a known episode of the feed, updates the matches,
@@ -365,10 +378,11 @@ public struct EpisodeListing: Sendable {
     /// A row of `select`.
     init(row: Row) {
         episode = Episode(row: row)
-        feedTitle = row.string(27)
-        fileSize = row.int(28).map(Int.init)
-        played = row.int(29) == 1
-        positionMilliseconds = Int(row.int(30) ?? 0)
+        let first = Episode.columnCount
+        feedTitle = row.string(first)
+        fileSize = row.int(first + 1).map(Int.init)
+        played = row.int(first + 2) == 1
+        positionMilliseconds = Int(row.int(first + 3) ?? 0)
     }
 }
 
@@ -387,8 +401,10 @@ extension Library {
                     OR lower(coalesce(episodes.description, '')) LIKE ?5 ESCAPE '\\')
             ORDER BY sort_date DESC, episodes.id ASC
             """,
-            [SQLValue(filter.feedID), SQLValue(filter.onlyNew ? 1 : 0), SQLValue(filter.onlyDownloaded ? 1 : 0),
-             SQLValue(filter.onlyPlayed ? 1 : 0), SQLValue(pattern)]
+            [
+                SQLValue(filter.feedID), SQLValue(filter.onlyNew ? 1 : 0), SQLValue(filter.onlyDownloaded ? 1 : 0),
+                SQLValue(filter.onlyPlayed ? 1 : 0), SQLValue(pattern),
+            ]
         ).map(EpisodeListing.init)
     }
 

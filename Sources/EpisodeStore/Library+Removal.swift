@@ -1,16 +1,46 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension Library {
     /// Deletes an episode: its rows and its directory, never one without the other.
-    ///
-    /// The directory is first renamed to a hidden trash name inside the transaction that deletes
-    /// the rows. If the transaction fails, it is renamed back; if podcli dies after the commit, the
-    /// next `Library` open finishes deleting it.
     public func remove(_ episode: Episode) throws(StoreError) {
+        try deleteDirectory(of: episode) { () throws(StoreError) in
+            try database.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
+        }
+    }
+
+    /// Deletes an episode's files but keeps its row, marked removed: its feed still lists it, and
+    /// a row that is gone would come back as a new episode on the next refresh and be downloaded
+    /// again. It leaves the queue; its position and played mark stay.
+    public func removeFiles(of episode: Episode) throws(StoreError) {
+        try deleteDirectory(of: episode) { () throws(StoreError) in
+            try database.run("DELETE FROM files WHERE episode_id = ?", [SQLValue(episode.id)])
+            try database.run("DELETE FROM queue WHERE episode_id = ?", [SQLValue(episode.id)])
+            try database.run(
+                """
+                UPDATE episodes SET state = 'new', removed_at = ?, downloaded_at = NULL, validator = NULL, is_new = 0
+                WHERE id = ?
+                """, [SQLValue(Library.now), SQLValue(episode.id)])
+        }
+    }
+
+    /// Runs `changeRows` and deletes the episode's directory, never one without the other.
+    ///
+    /// The directory is first renamed to a hidden trash name inside the transaction that changes
+    /// the rows. If the transaction fails, it is renamed back; if podcli dies after the commit, the
+    /// next `Library` open finishes deleting it. An episode being played is not touched.
+    private func deleteDirectory(of episode: Episode, changeRows: () throws(StoreError) -> Void) throws(StoreError) {
+        guard let unplayed = PlaybackHold.exclusive(episode, in: self) else {
+            throw .busy("#\(episode.id) is being played")
+        }
+        defer { unplayed.release(deletingLockFile: true) }
         let path = directory(of: episode)
         let trash = episodesDirectory + "/" + Library.trashPrefix + episode.uuid
         let hasDirectory = FileSystem.exists(path)
         do {
             try transaction { () throws(StoreError) in
-                try database.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
+                try changeRows()
                 if hasDirectory { try FileSystem.rename(path, to: trash) }
             }
         } catch {
@@ -18,5 +48,52 @@ extension Library {
             throw error
         }
         try FileSystem.removeTree(trash)
+    }
+}
+
+/// A player's claim on the episode it plays, so `sync`'s retention and `podcli rm` leave its
+/// files alone: a shared `flock` on `<data>/playing/<uuid>`, which the kernel drops when the
+/// player dies. A remover takes the same lock exclusively, or gives up.
+public final class PlaybackHold {
+    private let descriptor: Int32
+    private let path: String
+
+    private init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    /// Claims `episode` for playing; nil when the claim cannot be made (it is only a courtesy to
+    /// removers, never a reason not to play).
+    public static func shared(_ episode: Episode, in library: Library) -> PlaybackHold? {
+        take(episode, in: library, operation: LOCK_SH | LOCK_NB)
+    }
+
+    /// Claims `episode` for removal; nil while a player holds it.
+    static func exclusive(_ episode: Episode, in library: Library) -> PlaybackHold? {
+        take(episode, in: library, operation: LOCK_EX | LOCK_NB)
+    }
+
+    private static func take(_ episode: Episode, in library: Library, operation: Int32) -> PlaybackHold? {
+        let directory = library.directory + "/playing"
+        try? FileSystem.makeDirectory(directory, mode: 0o700)
+        let path = directory + "/" + episode.uuid
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            // No claim can be made here (a read-only data directory): nothing can be playing it either.
+            return operation & LOCK_EX != 0 ? PlaybackHold(descriptor: -1, path: path) : nil
+        }
+        guard flock(descriptor, operation) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return PlaybackHold(descriptor: descriptor, path: path)
+    }
+
+    /// Lets go; a remover also deletes the lock file, which nobody else holds.
+    func release(deletingLockFile: Bool) {
+        if deletingLockFile && descriptor >= 0 { unlink(path) }
     }
 }

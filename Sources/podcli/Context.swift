@@ -41,12 +41,14 @@ final class Context {
     /// A downloader with podcli's policy.
     func downloader() -> Downloader { Downloader(policy: downloadPolicy) }
 
-    /// A feed fetcher: the download policy, but fewer attempts (a feed is fetched again soon).
-    func feedFetcher() -> FeedFetcher {
+    /// The download policy, but fewer attempts: a feed is fetched again soon.
+    var feedFetcherPolicy: DownloadPolicy {
         var policy = downloadPolicy
         policy.maxAttempts = 3
-        return FeedFetcher(policy: policy)
+        return policy
     }
+
+    func feedFetcher() -> FeedFetcher { FeedFetcher(policy: feedFetcherPolicy) }
 }
 
 /// Options every command accepts, before or after its name.

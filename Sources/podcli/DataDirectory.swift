@@ -2,10 +2,13 @@
 ///
 /// `--home DIR` or `PODCLI_HOME=DIR` puts everything podcli writes under DIR; otherwise data goes
 /// to `$XDG_DATA_HOME/podcli` (default `~/.local/share/podcli`) and configuration comes from
-/// `$XDG_CONFIG_HOME/podcli/config` (default `~/.config/podcli/config`).
+/// `$XDG_CONFIG_HOME/podcli/config` (default `~/.config/podcli/config`), and logs go to
+/// `$XDG_STATE_HOME/podcli` (default `~/.local/state/podcli`).
 struct DataDirectory {
     let data: String
     let configFile: String
+    /// Where `sync` keeps its log.
+    let state: String
     /// The running player's control socket: in `$XDG_RUNTIME_DIR/podcli/` (else
     /// `/tmp/podcli-UID/`), or in the `--home` directory.
     let controlSocket: String
@@ -15,6 +18,7 @@ struct DataDirectory {
             let absolute = DataDirectory.absolute(home, environment: environment)
             data = absolute
             configFile = absolute + "/config"
+            state = absolute
             controlSocket = absolute + "/control"
             return
         }
@@ -25,6 +29,7 @@ struct DataDirectory {
         let configHome = environment["XDG_CONFIG_HOME"].flatMap(DataDirectory.usable) ?? userHome + "/.config"
         data = dataHome + "/podcli"
         configFile = configHome + "/podcli/config"
+        state = (environment["XDG_STATE_HOME"].flatMap(DataDirectory.usable) ?? userHome + "/.local/state") + "/podcli"
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap(DataDirectory.usable).map { $0 + "/podcli" }
         controlSocket = (runtime ?? "/tmp/podcli-\(getuid())") + "/control"
     }

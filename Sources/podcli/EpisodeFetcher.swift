@@ -7,6 +7,9 @@ struct EpisodeFetcher {
     let library: Library
     let downloader: Downloader
     let output: Output
+    var limits = DownloadLimits()
+    /// Told the bytes so far and the total (when known) instead of drawing a progress bar.
+    var onProgress: ((_ received: Int, _ total: Int?) -> Void)?
 
     /// Downloads (or resumes) `episode` and records its file.
     /// - Parameter onResponse: told the path of the partial file as the server starts sending
@@ -20,14 +23,15 @@ struct EpisodeFetcher {
         let request = DownloadRequest(
             url: episode.sourceURL, directory: library.directory(of: episode),
             partialName: try library.partialFile(of: episode), validator: episode.validator,
-            fileMode: episode.protection.fileMode)
-        let progress = ProgressBar(output: output, label: "#\(episode.id)")
+            fileMode: episode.protection.fileMode, limits: limits)
+        let progress = ProgressBar(output: onProgress == nil ? output : Output.silent, label: "#\(episode.id)")
         var recorder = AttemptRecorder(library: library, episode: episode)
         do {
             let result = try downloader.download(request) { event in
                 switch event {
                 case .progress(let received, let total):
                     progress.update(received: received, total: total)
+                    onProgress?(received, total)
                 case .waiting(let seconds, let reason):
                     progress.finish()
                     output.note("\(reason); retrying in \(Formatting.oneDecimal(seconds)) s")
@@ -45,7 +49,7 @@ struct EpisodeFetcher {
                 sha256: result.sha256, contentType: result.contentType)
         } catch {
             progress.finish()
-            try? library.setState(.failed, of: episode)
+            try? library.recordFailure("\(error)", of: episode)
             throw error
         }
     }

@@ -34,8 +34,7 @@ final class EpisodeStream: Sendable {
             do {
                 let library = try Library(directory: libraryDirectory)
                 let fetcher = EpisodeFetcher(
-                    library: library, downloader: Downloader(policy: policy),
-                    output: Output(quiet: true, stderrIsTerminal: false))
+                    library: library, downloader: Downloader(policy: policy), output: .silent)
                 let file = try fetcher.fetch(episode) { path in progress.withLock { $0.partialPath = path } }
                 let path = library.path(of: file)
                 progress.withLock {

@@ -28,8 +28,8 @@ enum ExitCode: Int32, CaseIterable {
         case let error as DownloadError:
             switch error {
             case .invalidURL: self = .usage
-            case .notAudio, .feedTooLarge: self = .badContent
-            case .storage: self = .storage
+            case .notAudio, .feedTooLarge, .tooLarge, .tooLong: self = .badContent
+            case .storage, .lowDiskSpace: self = .storage
             case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .incomplete: self = .unavailable
             }
         case let error as StoreError:

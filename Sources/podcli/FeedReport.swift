@@ -16,6 +16,8 @@ struct FeedReport: Encodable {
     let changedAt: Int?
     let lastError: String?
     let failures: Int
+    /// After repeated failures, sync leaves the feed alone until then.
+    let retryAt: Int?
 
     enum CodingKeys: String, CodingKey {
         case id, url, title, author, link, episodes, new, downloaded, failures
@@ -24,6 +26,7 @@ struct FeedReport: Encodable {
         case checkedAt = "checked_at"
         case changedAt = "changed_at"
         case lastError = "last_error"
+        case retryAt = "retry_at"
     }
 
     init(_ summary: FeedSummary) {
@@ -42,5 +45,6 @@ struct FeedReport: Encodable {
         changedAt = feed.changedAt
         lastError = feed.lastError
         failures = feed.failures
+        retryAt = feed.retryAt
     }
 }

@@ -12,6 +12,9 @@ struct Output {
     /// one that must save its state first (`play`), a write that fails and says so.
     var exitsWhenStdoutCloses = true
 
+    /// Nothing but errors, and no progress: for work done on a thread of its own.
+    static let silent = Output(quiet: true, stderrIsTerminal: false)
+
     /// A result line on stdout (kept under --quiet only when `always`, e.g. for --json); false
     /// when stdout has closed.
     @discardableResult

@@ -125,6 +125,9 @@ final class PlaySession {
     /// - Throws: a stream's download failure too: a stream also ends where its download failed,
     ///   and that is no end of the episode.
     private func play(_ episode: Episode, from requested: Double?, playing: inout Playing) throws -> StopReason {
+        // Retention (`sync`) and `rm` leave the files of an episode being played alone.
+        let hold = PlaybackHold.shared(episode, in: library)
+        defer { withExtendedLifetime(hold) {} }
         guard let (decoder, stream) = try open(episode) else {
             return commands.take().lazy.compactMap(\.signalNumber).first.map(StopReason.signal) ?? .quit
         }

@@ -10,9 +10,10 @@ enum Podcli {
     static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        Fetch.self, Refresh.self, Feeds.self, List.self, Play.self, Queue.self, Status.self, Attach.self, PauseButton.self,
+        Fetch.self, Refresh.self, Sync.self, Feeds.self, List.self, Play.self, Queue.self, Status.self, Attach.self,
+        PauseButton.self,
         ResumeButton.self, ToggleButton.self, StopButton.self, NextButton.self, PreviousButton.self, Seek.self,
-        SeekTo.self, Volume.self, Show.self, Remove.self, Verify.self,
+        SeekTo.self, Volume.self, Show.self, Keep.self, Unkeep.self, Remove.self, Verify.self, Configure.self,
         Unsubscribe.self, Import.self, Export.self, Inspect.self,
     ]
 

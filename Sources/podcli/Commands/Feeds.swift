@@ -22,7 +22,8 @@ enum Feeds: Command {
             let feed = summary.feed
             return [
                 "\(feed.id)", "\(summary.episodes)", "\(summary.new)", feed.checkedAt.map(Formatting.time) ?? "never",
-                feed.title + (feed.lastError.map { "  (last refresh failed: \($0))" } ?? ""),
+                feed.title + (feed.lastError.map { "  (last refresh failed: \($0))" } ?? "")
+                    + (feed.retryAt.map { "  (sync skips it until \(Formatting.time($0)))" } ?? ""),
             ]
         }
         for line in Table(header: ["ID", "EPISODES", "NEW", "CHECKED", "TITLE"], rows: rows).lines {

@@ -9,7 +9,8 @@ import Strings
 /// episode from its audio URL into its own directory, records it, and protects it.
 enum Fetch: Command {
     static let url = Positional(
-        "url", help: "A feed URL (subscribe or refresh), an audio URL (download), or a subscribed feed's name or number.")
+        "url",
+        help: "A feed URL (subscribe or refresh), an audio URL (download), or a subscribed feed's name or number.")
     static let protection = Option(
         "protection", valueName: "class",
         help: "Who may read the files: private (owner only: 0700/0600) or open (0755/0644). "

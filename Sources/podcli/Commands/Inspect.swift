@@ -37,7 +37,8 @@ enum Inspect: Command {
         if let moved = document.newFeedURL { output.print("Moved to:  \(moved)") }
         output.print(
             "Episodes:  \(document.items.count)"
-                + (document.itemsWithoutEnclosure > 0 ? " (and \(document.itemsWithoutEnclosure) items without audio)" : ""))
+                + (document.itemsWithoutEnclosure > 0
+                    ? " (and \(document.itemsWithoutEnclosure) items without audio)" : ""))
         if let newest = document.items.compactMap(\.published).max() {
             output.print("Newest:    \(Formatting.time(Int(newest)))")
         }

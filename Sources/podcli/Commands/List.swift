@@ -5,7 +5,8 @@ import EpisodeStore
 enum List: Command {
     static let feed = Positional(
         "feed", help: "Only this feed's episodes: its number, URL, or a unique part of its title.", isOptional: true)
-    static let search = Option("search", short: "s", valueName: "text", help: "Only episodes whose title or description contains <text>.")
+    static let search = Option(
+        "search", short: "s", valueName: "text", help: "Only episodes whose title or description contains <text>.")
     static let new = Flag("new", help: "Only new episodes (not yet played).")
     static let downloaded = Flag("downloaded", help: "Only downloaded episodes.")
     static let played = Flag("played", help: "Only played episodes.")
@@ -29,10 +30,13 @@ enum List: Command {
             return
         }
         guard !listings.isEmpty else {
-            let filtered = filter.feedID != nil || filter.onlyNew || filter.onlyDownloaded || filter.onlyPlayed
+            let filtered =
+                filter.feedID != nil || filter.onlyNew || filter.onlyDownloaded || filter.onlyPlayed
                 || filter.search != nil
             context.output.note(
-                filtered ? "No episodes match." : "No episodes yet: 'podcli fetch URL' subscribes to a feed or downloads one.")
+                filtered
+                    ? "No episodes match."
+                    : "No episodes yet: 'podcli fetch URL' subscribes to a feed or downloads one.")
             return
         }
         let showFeed = filter.feedID == nil && listings.contains { $0.feedTitle != nil }
@@ -44,7 +48,7 @@ enum List: Command {
                 line.size.map(Formatting.bytes) ?? "-",
             ]
             if showFeed { row.append(line.feed ?? "-") }
-            row.append(line.title)
+            row.append(line.title + (line.error.map { "  (download failed: \($0))" } ?? ""))
             return row
         }
         let header = ["ID", "DATE", "STATE", "LENGTH", "SIZE"] + (showFeed ? ["FEED"] : []) + ["TITLE"]
@@ -73,9 +77,13 @@ struct EpisodeLine: Encodable {
     let duration: Double?
     let size: Int?
     let url: String
+    /// Kept from sync's retention (`podcli keep`).
+    let kept: Bool
+    /// Why the last download failed.
+    let error: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, uuid, feed, title, state, status, new, played, position, duration, size, url
+        case id, uuid, feed, title, state, status, new, played, position, duration, size, url, kept, error
         case feedID = "feed_id"
         case publishedAt = "published_at"
     }
@@ -95,7 +103,11 @@ struct EpisodeLine: Encodable {
         duration = episode.durationMilliseconds.map { Double($0) / 1000 }
         size = listing.fileSize
         url = episode.sourceURL
-        if played {
+        kept = episode.isKept
+        error = episode.state == .failed ? episode.lastError : nil
+        if episode.removedAt != nil {
+            status = "deleted"
+        } else if played {
             status = "played"
         } else if episode.state != .new {
             status = episode.state.rawValue

@@ -7,13 +7,21 @@ enum Remove: Command {
 
     static let spec = CommandSpec(
         name: "rm", abstract: "Remove an episode: its files and its records, never one without the other.",
+        discussion: "An episode its feed still lists keeps its record, marked deleted, so the feed does not bring it "
+            + "back as new and 'podcli sync' does not download it again ('podcli fetch' of its URL does).",
         positionals: [id])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()
         let episode = try library.episode(matching: arguments[id]!)
         let lock = try library.lock(episode)  // not while a download writes into it
-        try withExtendedLifetime(lock) { try library.remove(episode) }
+        try withExtendedLifetime(lock) {
+            if episode.feedID != nil && episode.inFeed {
+                try library.removeFiles(of: episode)
+            } else {
+                try library.remove(episode)
+            }
+        }
         context.output.print("Removed #\(episode.id) \(episode.title)")
     }
 }

@@ -1,0 +1,96 @@
+/// What `podcli sync` weighs for one episode: where it stands in its feed, on disk and with the
+/// listener. Read for the whole library in one query.
+public struct EpisodeStatus: Equatable, Sendable {
+    public let id: Int
+    public let feedID: Int?
+    /// What "newest" sorts by.
+    public let sortDate: Int
+    public let publishedAt: Int?
+    /// What the feed says the file weighs.
+    public let enclosureLength: Int?
+    public let state: EpisodeState
+    /// The recorded file's size; nil when nothing is recorded.
+    public let fileSize: Int?
+    public let played: Bool
+    /// When it was last played or its position saved (seconds since the epoch).
+    public let playedAt: Int?
+    public let isKept: Bool
+    public let isQueued: Bool
+    public let removedAt: Int?
+    public let isNew: Bool
+    public let inFeed: Bool
+
+    public var isDownloaded: Bool { fileSize != nil }
+
+    public init(
+        id: Int, feedID: Int?, sortDate: Int, publishedAt: Int? = nil, enclosureLength: Int? = nil,
+        state: EpisodeState = .new, fileSize: Int? = nil, played: Bool = false, playedAt: Int? = nil,
+        isKept: Bool = false, isQueued: Bool = false, removedAt: Int? = nil, isNew: Bool = false, inFeed: Bool = true
+    ) {
+        self.id = id
+        self.feedID = feedID
+        self.sortDate = sortDate
+        self.publishedAt = publishedAt
+        self.enclosureLength = enclosureLength
+        self.state = state
+        self.fileSize = fileSize
+        self.played = played
+        self.playedAt = playedAt
+        self.isKept = isKept
+        self.isQueued = isQueued
+        self.removedAt = removedAt
+        self.isNew = isNew
+        self.inFeed = inFeed
+    }
+}
+
+extension Library {
+    /// The episodes of every subscription, and any other episode whose download was cut short,
+    /// newest first.
+    public func episodeStatuses() throws(StoreError) -> [EpisodeStatus] {
+        try database.rows(
+            """
+            SELECT episodes.id, feed_id, sort_date, published_at, enclosure_length, state,
+                (SELECT sum(size) FROM files WHERE episode_id = episodes.id),
+                coalesce(playback.played, 0), playback.updated_at, kept, queue.episode_id IS NOT NULL, removed_at,
+                is_new, in_feed
+            FROM episodes
+            LEFT JOIN playback_state AS playback ON playback.episode_id = episodes.id
+            LEFT JOIN queue ON queue.episode_id = episodes.id
+            WHERE feed_id IS NOT NULL OR state = 'downloading'
+            ORDER BY sort_date DESC, episodes.id ASC
+            """
+        ).map { row in
+            EpisodeStatus(
+                id: Int(row.int(0)!), feedID: row.int(1).map(Int.init), sortDate: Int(row.int(2) ?? 0),
+                publishedAt: row.int(3).map(Int.init), enclosureLength: row.int(4).map(Int.init),
+                state: EpisodeState(rawValue: row.string(5) ?? "") ?? .failed, fileSize: row.int(6).map(Int.init),
+                played: row.int(7) == 1, playedAt: row.int(8).map(Int.init), isKept: row.int(9) == 1,
+                isQueued: row.int(10) == 1, removedAt: row.int(11).map(Int.init), isNew: row.int(12) == 1,
+                inFeed: row.int(13) == 1)
+        }
+    }
+
+    /// The bytes of every recorded file.
+    public func recordedBytes() throws(StoreError) -> Int {
+        Int(try database.rows("SELECT coalesce(sum(size), 0) FROM files").first?.int(0) ?? 0)
+    }
+
+    /// Keeps an episode from retention (`podcli keep`), or lets it go again.
+    public func setKept(_ kept: Bool, of episode: Episode) throws(StoreError) {
+        try database.run("UPDATE episodes SET kept = ? WHERE id = ?", [SQLValue(kept ? 1 : 0), SQLValue(episode.id)])
+    }
+
+    /// A download that failed: the episode is `failed`, with the reason `podcli list` shows.
+    public func recordFailure(_ message: String, of episode: Episode) throws(StoreError) {
+        try database.run(
+            "UPDATE episodes SET state = 'failed', last_error = ? WHERE id = ?", [.text(message), SQLValue(episode.id)])
+    }
+
+    /// How long sync leaves a feed alone after `failures` refreshes failed in a row: not at all for
+    /// the first two (a server has bad minutes), then an hour, doubling up to a day.
+    public static func backoff(afterFailures failures: Int) -> Int? {
+        guard failures >= 3 else { return nil }
+        return min(3600 << min(failures - 3, 5), 86_400)
+    }
+}

@@ -1,0 +1,115 @@
+import Arguments
+
+/// `podcli config get|set|unset|list`: reads and changes the configuration file. A group: its
+/// subcommands do the work.
+enum Configure: Command {
+    static let subcommands: [any Command.Type] = [ConfigGet.self, ConfigSet.self, ConfigUnset.self, ConfigList.self]
+
+    static let spec = CommandSpec(
+        name: "config", abstract: "Read or change settings in the configuration file.",
+        discussion: "The file is $XDG_CONFIG_HOME/podcli/config (or config under --home): 'key = value' lines, and "
+            + "[feed \"NAME\"] sections for one feed (NAME is its title, URL or number).",
+        subcommands: subcommands.map { $0.spec })
+
+    /// Not reached: the parser refuses a group named without one of its subcommands.
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        throw UsageError.missingCommand
+    }
+
+    static let key = Positional("key", help: "A setting ('podcli config list' shows them all).")
+    static let feed = Option(
+        "feed", valueName: "name", help: "The setting of this feed's [feed \"NAME\"] section (title, URL or number).")
+
+    /// The setting `arguments` name, and the feed section meant, checked against each other.
+    static func setting(_ arguments: ParsedArguments) throws -> (Setting, feed: String?) {
+        let name = arguments[key]!
+        guard let setting = Setting(rawValue: name) else {
+            throw CommandFailure(
+                description: "unknown setting '\(name)' ('podcli config list' shows them all)", exitCode: .usage)
+        }
+        let feed = arguments[Self.feed]
+        if feed != nil && !setting.isPerFeed {
+            throw CommandFailure(description: "\(name) is a setting for every feed, not one feed", exitCode: .usage)
+        }
+        return (setting, feed)
+    }
+
+    /// The configuration file, checked: a change is not written into a file with mistakes.
+    static func file(in context: Context) throws -> (ConfigFile, Config) {
+        let file = ConfigFile(path: try context.directories.get().configFile)
+        return (file, try file.config())
+    }
+}
+
+enum ConfigGet: Command {
+    static let spec = CommandSpec(
+        name: "get", abstract: "Print a setting's value in effect (the default when the file does not set it).",
+        positionals: [Configure.key], options: [Configure.feed])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let (setting, feed) = try Configure.setting(arguments)
+        let config = try Configure.file(in: context).1
+        var policy = config.policy
+        for section in config.feedSections where section.name == feed {
+            for assignment in section.assignments { try? assignment.setting.apply(assignment.value, to: &policy) }
+        }
+        context.output.print(setting.value(in: config, policy: policy), always: true)
+    }
+}
+
+enum ConfigSet: Command {
+    static let value = Positional("value", help: "The new value.")
+    static let spec = CommandSpec(
+        name: "set", abstract: "Change a setting in the configuration file (comments and other lines are kept).",
+        positionals: [Configure.key, value], options: [Configure.feed])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let (setting, feed) = try Configure.setting(arguments)
+        var (file, config) = try Configure.file(in: context)
+        let text = arguments[value]!
+        do throws(ConfigValue.Problem) {
+            if feed != nil {
+                var policy = EpisodePolicy()
+                try setting.apply(text, to: &policy)
+            } else {
+                try setting.apply(text, to: &config)
+            }
+        } catch {
+            throw CommandFailure(
+                description: "\(setting.rawValue) must be \(error.expected), not '\(text)'", exitCode: .usage)
+        }
+        file.set(setting, to: text, feed: feed)
+        try file.write()
+    }
+}
+
+enum ConfigUnset: Command {
+    static let spec = CommandSpec(
+        name: "unset", abstract: "Remove a setting from the configuration file, back to its default.",
+        positionals: [Configure.key], options: [Configure.feed])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let (setting, feed) = try Configure.setting(arguments)
+        var (file, _) = try Configure.file(in: context)
+        if file.unset(setting, feed: feed) { try file.write() }
+    }
+}
+
+enum ConfigList: Command {
+    static let spec = CommandSpec(
+        name: "list", abstract: "Print every setting in effect, then each feed section, as the file would hold them.")
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let config = try Configure.file(in: context).1
+        for setting in Setting.allCases {
+            context.output.print("\(setting.rawValue) = \(setting.value(in: config))", always: true)
+        }
+        for section in config.feedSections {
+            context.output.print("", always: true)
+            context.output.print("[feed \"\(section.name)\"]", always: true)
+            for assignment in section.assignments {
+                context.output.print("\(assignment.setting.rawValue) = \(assignment.value)", always: true)
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Downloads
+import EpisodeStore
+import FoundationEssentials
+import Synchronization
+
+/// One `podcli sync`: refreshes every feed, deletes what retention says, downloads what policy
+/// asks for, and says what happened.
+///
+/// Refreshes and downloads run on `WorkerPool` threads, each with its own database connection and
+/// curl handle; everything they record goes through the same paths as `refresh` and `fetch`, so a
+/// run killed anywhere leaves what those leave: nothing recorded that is not complete, partial
+/// files the next run resumes.
+final class Synchronizer: Sendable {
+    let libraryDirectory: String
+    let config: Config
+    let downloadPolicy: DownloadPolicy
+    let feedPolicy: DownloadPolicy
+    let output: Output
+    let progress: SyncProgress
+    private let report = Mutex(SyncReport())
+
+    init(
+        libraryDirectory: String, config: Config, downloadPolicy: DownloadPolicy, feedPolicy: DownloadPolicy,
+        output: Output
+    ) {
+        self.libraryDirectory = libraryDirectory
+        self.config = config
+        self.downloadPolicy = downloadPolicy
+        self.feedPolicy = feedPolicy
+        self.output = output
+        progress = SyncProgress(output: output)
+    }
+
+    /// Runs the sync on `library` (this thread's connection).
+    func run(_ library: Library) throws -> SyncReport {
+        let now = Int(Date().timeIntervalSince1970)
+        let feeds = try library.subscriptions()
+        var due: [Feed] = []
+        for feed in feeds {
+            if let retryAt = feed.retryAt, retryAt > now {
+                report.withLock { $0.backingOff.append(feed.title) }
+            } else {
+                due.append(feed)
+            }
+        }
+        refresh(due)
+        let plan = SyncPlan(
+            episodes: try library.episodeStatuses(),
+            policy: { [feeds, config] id in feeds.first { $0.id == id }.map(config.policy(for:)) ?? config.policy },
+            settings: config.sync,
+            disk: SyncPlan.Disk(
+                recorded: try library.recordedBytes(), free: DownloadLimits.freeBytes(at: library.episodesDirectory)),
+            now: now)
+        try delete(plan.deletions, in: library)
+        for skip in plan.belowFloor {
+            fail(
+                "#\(skip.id) \(try library.episode(id: skip.id)?.title ?? "")", "not downloaded: \(skip.reason)",
+                .storage)
+        }
+        report.withLock { $0.skipped = plan.skipped.count }
+        download(plan.downloads)
+        progress.finish()
+        return report.withLock { $0 }
+    }
+
+    // MARK: Refreshing
+
+    private func refresh(_ feeds: [Feed]) {
+        report.withLock { $0.feedsChecked = feeds.count }
+        WorkerPool.run(
+            feeds, threads: config.sync.jobs, perHost: config.sync.hostConnections,
+            host: { URLComponents(string: $0.url)?.host?.lowercased() ?? "" }
+        ) { [self] in
+            let updater = Result {
+                FeedUpdater(
+                    library: try Library(directory: libraryDirectory), fetcher: FeedFetcher(policy: feedPolicy),
+                    protection: config.protection)
+            }
+            return { feed in self.refresh(feed, with: updater) }
+        }
+    }
+
+    private func refresh(_ feed: Feed, with updater: Result<FeedUpdater, Error>) {
+        do {
+            guard case .refreshed(_, let summary) = try updater.get().refresh(feed) else { return }
+            let count = summary.newEpisodeIDs.count
+            report.withLock { $0.newEpisodes += count }
+            if count > 0 { progress.print("#\(feed.id) \(feed.title): \(count) new") }
+        } catch {
+            report.withLock { $0.feedsFailed += 1 }
+            fail("#\(feed.id) \(feed.title)", "\(error)", ExitCode(for: error))
+        }
+    }
+
+    // MARK: Retention
+
+    private func delete(_ deletions: [SyncPlan.Deletion], in library: Library) throws {
+        for deletion in deletions {
+            guard let episode = try library.episode(id: deletion.id) else { continue }
+            do {
+                let lock = try library.lock(episode)
+                try withExtendedLifetime(lock) { try library.removeFiles(of: episode) }
+                report.withLock {
+                    $0.deleted += 1
+                    $0.deletedBytes += deletion.bytes
+                }
+                progress.print("Deleted #\(episode.id) \(episode.title): \(deletion.reason)")
+            } catch StoreError.busy {
+                continue  // being played or downloaded right now: the next run looks again
+            }
+        }
+    }
+
+    // MARK: Downloading
+
+    private func download(_ downloads: [SyncPlan.Download]) {
+        progress.begin(total: downloads.count)
+        var policy = downloadPolicy
+        if let rate = config.sync.limitRate {
+            policy.rateLimiter = RateLimiter(bytesPerSecond: rate)
+            // Each transfer gets a share of the rate: it must not count as stalled.
+            policy.lowSpeedLimit = min(policy.lowSpeedLimit, max(rate / (4 * config.sync.jobs), 1))
+        }
+        WorkerPool.run(downloads, threads: config.sync.jobs) { [self, policy] in
+            let library = Result { try Library(directory: libraryDirectory) }
+            let downloader = Downloader(policy: policy)
+            return { download in self.download(download, library: library, downloader: downloader) }
+        }
+    }
+
+    private func download(_ download: SyncPlan.Download, library: Result<Library, Error>, downloader: Downloader) {
+        var subject = "#\(download.id)"
+        do {
+            let library = try library.get()
+            guard let episode = try library.episode(id: download.id) else { return }
+            subject += " \(episode.title)"
+            var fetcher = EpisodeFetcher(library: library, downloader: downloader, output: .silent)
+            fetcher.limits = DownloadLimits(
+                maxBytes: download.maxBytes, maxSeconds: Double(config.sync.streamMaxTime),
+                minFreeBytes: config.sync.minFree)
+            fetcher.onProgress = { [progress] received, total in
+                progress.update(download.id, received: received, total: total)
+            }
+            let file = try fetcher.fetch(episode)
+            progress.done(download.id)
+            report.withLock {
+                $0.downloaded.append(SyncReport.Downloaded(id: episode.id, title: episode.title, bytes: file.size))
+            }
+            progress.print("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size)))")
+        } catch StoreError.busy {
+            progress.done(download.id)  // another podcli is downloading it
+        } catch {
+            progress.done(download.id)
+            fail(subject, "\(error)", ExitCode(for: error))
+        }
+    }
+
+    /// Reports a failure at once (on stderr, so cron mails it) and counts it.
+    private func fail(_ subject: String, _ message: String, _ code: ExitCode) {
+        progress.error("\(subject): \(message)")
+        report.withLock { $0.failures.append(SyncReport.Failure(subject: subject, message: message, exitCode: code)) }
+    }
+}
+
+/// What a sync did, for its summary line, its log and its exit code.
+struct SyncReport: Sendable {
+    struct Downloaded: Sendable {
+        let id: Int
+        let title: String
+        let bytes: Int
+    }
+
+    struct Failure: Sendable {
+        let subject: String
+        let message: String
+        let exitCode: ExitCode
+    }
+
+    var feedsChecked = 0
+    var feedsFailed = 0
+    /// Feeds left alone after repeated failures.
+    var backingOff: [String] = []
+    var newEpisodes = 0
+    var downloaded: [Downloaded] = []
+    var deleted = 0
+    var deletedBytes = 0
+    /// Wanted episodes policy left out (too old, too large, over the budget).
+    var skipped = 0
+    var failures: [Failure] = []
+
+    /// "12 feeds (1 failed), 3 new, 2 downloaded (41.0 MiB), 1 deleted (9.5 MiB), 2 skipped by
+    /// policy, 1 feed backing off".
+    var summary: String {
+        var parts = [
+            Formatting.count(feedsChecked, "feed") + (feedsFailed > 0 ? " (\(feedsFailed) failed)" : ""),
+            "\(newEpisodes) new",
+            "\(downloaded.count) downloaded" + (downloaded.isEmpty ? "" : " (\(Formatting.bytes(downloadedBytes)))"),
+            "\(deleted) deleted" + (deleted == 0 ? "" : " (\(Formatting.bytes(deletedBytes)))"),
+        ]
+        if skipped > 0 { parts.append("\(skipped) skipped by policy") }
+        if !backingOff.isEmpty { parts.append(Formatting.count(backingOff.count, "feed") + " backing off") }
+        let downloadFailures = failures.count - feedsFailed
+        if downloadFailures > 0 { parts.append(Formatting.count(downloadFailures, "download") + " failed") }
+        return parts.joined(separator: ", ")
+    }
+
+    var downloadedBytes: Int { downloaded.reduce(0) { $0 + $1.bytes } }
+}
