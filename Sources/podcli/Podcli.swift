@@ -14,6 +14,8 @@ enum Podcli {
         ResumeButton.self, ToggleButton.self, StopButton.self, NextButton.self, PreviousButton.self, Seek.self,
         SeekTo.self, Volume.self, Show.self, Remove.self, Verify.self,
         Unsubscribe.self, Import.self, Export.self, Inspect.self,
+        // Hidden: run by podcli itself.
+        NotifyNew.self,
     ]
 
     static let spec = CommandSpec(
