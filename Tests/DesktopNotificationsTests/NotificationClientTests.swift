@@ -27,7 +27,8 @@ struct NotificationClientTests {
         let server = try NotificationServer(bus: bus, capabilities: advertised)
         let client = try NotificationClient(address: bus.address)
         #expect(try client.capabilities() == expected)
-        #expect(server.methodsCalled == ["GetCapabilities"])
+        // The server's record reaches us through a pipe, a moment after its reply.
+        #expect(waitUntil { server.methodsCalled == ["GetCapabilities"] })
     }
 
     @Test func notifySendsExactlyTheNotificationAndReturnsTheServersID() throws {
@@ -35,7 +36,7 @@ struct NotificationClientTests {
         let client = try NotificationClient(address: bus.address)
         #expect(try client.send(Self.notification) == 41)
         #expect(
-            server.notifications == [
+            server.waitForNotifications() == [
                 RecordedNotification(
                     appName: "podcli", replacesID: 0, appIcon: "", summary: "2 new episodes",
                     body: "Show — One\nShow — Two", actions: ["default", "Play", "play", "Play newest"], hints: [:],
@@ -44,7 +45,7 @@ struct NotificationClientTests {
         var plain = Self.notification
         plain.actions = []
         #expect(try client.send(plain) == 42)
-        #expect(server.notifications.last?.actions == [])
+        #expect(server.waitForNotifications(2).last?.actions == [])
     }
 
     @Test func theActionInvokedOnItsNotificationIsTheResponse() throws {
