@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(name: "CSDBus", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CMPRIS", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "CNotify", linkerSettings: [.linkedLibrary("systemd")]),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -40,15 +41,17 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CSystem"]),
         .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA"]),
         .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS"]),
+        .target(name: "DesktopNotifications", dependencies: ["CNotify"]),
         .executableTarget(
             name: "podcli",
             dependencies: [
                 "Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal", "AudioSession", "RemoteControl",
+                "DesktopNotifications",
             ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
         // temporary directories and the runner for the built podcli executable.
-        .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py"]),
+        .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py", "notification_server.py"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         // CSQLite: a test holds locks with a bare connection, as another process would.
@@ -59,6 +62,7 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "TestSupport"]),
+        .testTarget(name: "DesktopNotificationsTests", dependencies: ["DesktopNotifications", "TestSupport"]),
         .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport"]),
     ]
 )

@@ -19,6 +19,9 @@ packages=(
     libsystemd-dev dbus-daemon dbus-bin
     # the MPRIS tests drive podcli with the real playerctl
     playerctl
+    # the notification tests' recording org.freedesktop.Notifications server
+    # (Tests/Support/notification_server.py, run with Debian's /usr/bin/python3)
+    python3-dbus python3-gi
     # bench/playback.sh: sox synthesizes an hour of sound, lame encodes it (CBR and VBR);
     # GNU time measures CPU and peak RSS
     sox lame time

@@ -82,7 +82,7 @@ public struct ArgumentParser: Sendable {
         for name in names {
             let subcommands = path[path.count - 1].subcommands
             guard let subcommand = subcommands.first(where: { $0.name == name }) else {
-                let suggestion = Suggestion.closest(to: name, among: subcommands.map(\.name))
+                let suggestion = Suggestion.closest(to: name, among: subcommands.filter { !$0.isHidden }.map(\.name))
                 let error: UsageError =
                     subcommands.isEmpty
                     ? .unexpectedArgument(name) : .unknownCommand(name, suggestion: suggestion)

@@ -88,7 +88,7 @@ struct ArgumentScanner {
         let subcommands = command.subcommands
         guard !subcommands.isEmpty else { return words.append(word) }
         guard let subcommand = subcommands.first(where: { $0.name == word }) else {
-            let suggestion = Suggestion.closest(to: word, among: subcommands.map(\.name))
+            let suggestion = Suggestion.closest(to: word, among: subcommands.filter { !$0.isHidden }.map(\.name))
             throw .unknownCommand(word, suggestion: suggestion)
         }
         path.append(subcommand)

@@ -11,11 +11,14 @@ public struct CommandSpec: Sendable {
     public let options: [Option]
     public let flags: [Flag]
     public let subcommands: [CommandSpec]
+    /// Parsed like any other, but left out of its parent's help and of "did you mean" (a command
+    /// podcli runs itself, not one for people).
+    public let isHidden: Bool
 
     public init(
         name: String, abstract: String, discussion: String = "",
         positionals: [Positional] = [], options: [Option] = [], flags: [Flag] = [],
-        subcommands: [CommandSpec] = []
+        subcommands: [CommandSpec] = [], isHidden: Bool = false
     ) {
         self.name = name
         self.abstract = abstract
@@ -24,12 +27,13 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.flags = flags
         self.subcommands = subcommands
+        self.isHidden = isHidden
     }
 
     /// A copy with `subcommands` replaced; used to add the automatic `help` subcommand.
     func with(subcommands: [CommandSpec]) -> CommandSpec {
         CommandSpec(
             name: name, abstract: abstract, discussion: discussion, positionals: positionals,
-            options: options, flags: flags, subcommands: subcommands)
+            options: options, flags: flags, subcommands: subcommands, isHidden: isHidden)
     }
 }

@@ -45,7 +45,7 @@ struct HelpRenderer {
         rows.append(("-h, --help", "Show help information.", nil))
         sections.append(Self.section("OPTIONS", rows))
         if !command.subcommands.isEmpty {
-            let rows: [Row] = command.subcommands.map { ($0.name, $0.abstract, nil) }
+            let rows: [Row] = command.subcommands.filter { !$0.isHidden }.map { ($0.name, $0.abstract, nil) }
             sections.append(Self.section("SUBCOMMANDS", rows))
             // The `help` subcommand lives at the root: `podcli help queue <subcommand>`.
             let helpPath = ([path[0], "help"] + path.dropFirst()).joined(separator: " ")

@@ -1,4 +1,3 @@
-import CSystem
 import FoundationEssentials
 import RemoteControl
 
@@ -6,9 +5,9 @@ import RemoteControl
     import Glibc
 #endif
 
-/// `podcli play --background`: the same `play`, run again as a process of its own session, with no
-/// terminal (closing the terminal does not stop it), its output in a log beside the control
-/// socket. The command returns once the player answers on the socket.
+/// `podcli play --background`: the same `play`, run again as a process of its own session
+/// (`DetachedProcess`), with no terminal (closing the terminal does not stop it), its output in a
+/// log beside the control socket. The command returns once the player answers on the socket.
 enum BackgroundPlayer {
     /// Starts the player with `arguments` (the command line without `--background`).
     /// - Throws: a failure carrying the player's own last words when it stops before answering.
@@ -20,26 +19,11 @@ enum BackgroundPlayer {
             throw CommandFailure(
                 description: "cannot make \(directory): \(String(cString: strerror(errno)))", exitCode: .storage)
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
-        // Nothing else of ours: a pipe a caller reads to its end must not stay open in the player.
-        csystem_spawn_close_from(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, csystem_spawn_new_session())
-        let argv = ["podcli"] + arguments
-        var pid = pid_t()
-        let spawned = withCStrings(argv) { argv in
-            posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ)
-        }
-        guard spawned == 0 else {
-            throw CommandFailure(
-                description: "cannot start a player: \(String(cString: strerror(spawned)))", exitCode: .storage)
+        let pid: pid_t
+        switch DetachedProcess.spawn(arguments, log: log) {
+        case .success(let started): pid = started
+        case .failure(let error):
+            throw CommandFailure(description: "cannot start a player: \(error)", exitCode: .storage)
         }
         // Up when it reports what it plays; gone if it exits first (no device, no such episode...).
         for _ in 0..<200 {
@@ -58,13 +42,5 @@ enum BackgroundPlayer {
             usleep(25_000)
         }
         throw CommandFailure(description: "the player did not answer within 5 s (see \(log))", exitCode: .unavailable)
-    }
-
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R)
-        -> R
-    {
-        let copies = strings.map { strdup($0) } + [nil]
-        defer { for copy in copies { free(copy) } }
-        return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }

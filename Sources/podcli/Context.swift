@@ -11,7 +11,8 @@ import EpisodeStore
 final class Context {
     let output: Output
     let environment: [String: String]
-    private let home: String?
+    /// The `--home` given on the command line, if any (a helper podcli starts is given it too).
+    let home: String?
     private var openedLibrary: Library?
 
     init(arguments: ParsedArguments, environment: [String: String]) {

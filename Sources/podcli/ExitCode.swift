@@ -1,3 +1,4 @@
+import DesktopNotifications
 import Downloads
 import EpisodeStore
 import Feeds
@@ -59,6 +60,7 @@ enum ExitCode: Int32, CaseIterable {
             case .alreadyPlaying: self = .busy
             case .socket: self = .storage
             }
+        case is NotificationError: self = .unavailable
         case let failure as CommandFailure: self = failure.exitCode
         default: self = .storage
         }

@@ -15,6 +15,8 @@ enum Podcli {
         ResumeButton.self, ToggleButton.self, StopButton.self, NextButton.self, PreviousButton.self, Seek.self,
         SeekTo.self, Volume.self, Show.self, Keep.self, Unkeep.self, Remove.self, Verify.self, Configure.self,
         Unsubscribe.self, Import.self, Export.self, Inspect.self,
+        // Hidden: run by podcli itself.
+        NotifyNew.self,
     ]
 
     static let spec = CommandSpec(

@@ -148,6 +148,15 @@ import Testing
         #expect(Spec.help(["help"]) == Spec.help(["--help"]))
     }
 
+    /// The root's help (`rootHelpListsSubcommandsAndVersion`) does not list it either.
+    @Test func aHiddenCommandRunsButIsNeitherListedNorSuggested() throws {
+        let invocation = try #require(Spec.invocation(["notify-new", "--json"]))
+        #expect(invocation.commandPath == ["podcli", "notify-new"])
+        #expect(invocation.arguments[Spec.json])
+        #expect(Spec.failure(["notify-nwe"])?.error == .unknownCommand("notify-nwe", suggestion: nil))
+        #expect(Spec.help(["help", "notify-new"]) == Spec.help(["notify-new", "--help"]))
+    }
+
     @Test func helpSubcommandRejectsUnknownNames() {
         let failure = Spec.failure(["help", "queue", "ad"])
         #expect(failure?.error == .unknownCommand("ad", suggestion: "add"))

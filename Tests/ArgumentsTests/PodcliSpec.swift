@@ -30,11 +30,14 @@ enum PodcliSpec {
         ])
     static let seek = CommandSpec(
         name: "seek", abstract: "Move the playback position.", positionals: [seconds])
+    /// Hidden: parsed, but neither listed in help nor suggested.
+    static let notify = CommandSpec(
+        name: "notify-new", abstract: "Tell the desktop.", flags: [json], isHidden: true)
 
     static let parser = ArgumentParser(
         root: CommandSpec(
             name: "podcli", abstract: "A command-line podcast manager.",
-            subcommands: [fetch, list, queue, seek]),
+            subcommands: [fetch, list, queue, seek, notify]),
         globalOptions: [home], globalFlags: [quiet], version: "0.1.0")
 
     /// The invocation `arguments` parse to; records an issue for help, version or a failure.

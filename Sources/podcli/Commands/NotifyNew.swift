@@ -1,0 +1,33 @@
+import Arguments
+import FoundationEssentials
+
+/// `podcli notify-new --episodes JSON`: the desktop notification a sync posts, from the command
+/// line. Hidden: podcli runs it itself (`NewEpisodesNotice.post` starts it with `--helper`), and
+/// tests use it to post as a sync would.
+enum NotifyNew: Command {
+    static let episodes = Option(
+        "episodes", valueName: "json", help: #"The episodes, newest first: [{"id":12,"title":"…","podcast":"…"}]."#)
+    static let helper = Flag(
+        "helper", help: "Send the notification from this process and wait for its answer (what post starts).")
+
+    static let spec = CommandSpec(
+        name: "notify-new", abstract: "Tell the desktop about new episodes, as a sync does.",
+        discussion: """
+            Without --helper, starts a detached helper and returns at once, printing nothing. \
+            With it, sends the notification (when a server is on the session bus) and, when it \
+            offers "Play", waits up to 30 minutes for it, then plays the newest in the background.
+            """,
+        options: [episodes], flags: [helper], isHidden: true)
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let list = try arguments.value(episodes, as: "a JSON array of episodes") { text in
+            try? JSONDecoder().decode([DownloadedEpisode].self, from: Data(text.utf8))
+        }
+        guard let list else { throw UsageError.conflicting("--episodes is required") }
+        if arguments[helper] {
+            try NewEpisodesNotice.deliver(list, in: context)
+        } else {
+            NewEpisodesNotice.post(list, in: context)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import CSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Another podcli, started with `arguments` in a session of its own (posix_spawn, SETSID): no
+/// terminal, so closing the caller's terminal does not stop it; stdin /dev/null, stdout and
+/// stderr to `log` (or /dev/null), and no other descriptor of ours.
+enum DetachedProcess {
+    /// Starts it and returns its pid, or the errno posix_spawn failed with.
+    static func spawn(_ arguments: [String], log: String? = nil) -> Result<pid_t, SpawnError> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(
+            &actions, STDOUT_FILENO, log ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+        // Nothing else of ours: a pipe a caller reads to its end must not stay open in the child.
+        csystem_spawn_close_from(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, csystem_spawn_new_session())
+        let argv = ["podcli"] + arguments
+        var pid = pid_t()
+        let spawned = withCStrings(argv) { argv in
+            posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ)
+        }
+        return spawned == 0 ? .success(pid) : .failure(SpawnError(code: spawned))
+    }
+
+    /// posix_spawn's errno.
+    struct SpawnError: Error, CustomStringConvertible {
+        let code: Int32
+        var description: String { String(cString: strerror(code)) }
+    }
+
+    private static func withCStrings<R>(
+        _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R
+    ) -> R {
+        let copies = strings.map { strdup($0) } + [nil]
+        defer { for copy in copies { free(copy) } }
+        return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
