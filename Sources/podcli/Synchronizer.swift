@@ -143,9 +143,10 @@ final class Synchronizer: Sendable {
             }
             let file = try fetcher.fetch(episode)
             progress.done(download.id)
-            report.withLock {
-                $0.downloaded.append(SyncReport.Downloaded(id: episode.id, title: episode.title, bytes: file.size))
-            }
+            let downloaded = SyncReport.Downloaded(
+                id: episode.id, title: episode.title, podcast: try episode.feedID.flatMap(library.feed(id:))?.title,
+                sortDate: episode.sortDate, bytes: file.size)
+            report.withLock { $0.downloaded.append(downloaded) }
             progress.print("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size)))")
         } catch StoreError.busy {
             progress.done(download.id)  // another podcli is downloading it
@@ -167,6 +168,8 @@ struct SyncReport: Sendable {
     struct Downloaded: Sendable {
         let id: Int
         let title: String
+        let podcast: String?
+        let sortDate: Int
         let bytes: Int
     }
 
@@ -205,4 +208,11 @@ struct SyncReport: Sendable {
     }
 
     var downloadedBytes: Int { downloaded.reduce(0) { $0 + $1.bytes } }
+
+    /// What was downloaded, newest first, for the desktop notification.
+    var newestFirst: [DownloadedEpisode] {
+        downloaded.sorted { ($0.sortDate, $0.id) > ($1.sortDate, $1.id) }.map {
+            DownloadedEpisode(id: $0.id, title: $0.title, podcast: $0.podcast)
+        }
+    }
 }

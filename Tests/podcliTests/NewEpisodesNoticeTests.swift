@@ -197,4 +197,30 @@ struct NewEpisodesNoticeTests {
         #expect(try t.show(player.id)["played"] as? Bool == true)
         #expect(try t.show(older)["played"] as? Bool == false)
     }
+
+    @Test func aSyncThatDownloadsEpisodesPostsOneNoticeListingThemNewestFirst() throws {
+        let shelf = SyncCommandTests.Shelf()
+        let desktop = try Desktop(t: shelf.t)
+        defer { desktop.stopHelpers() }
+        let server = try NotificationServer(bus: desktop.bus, capabilities: ["body", "actions"])
+        try shelf.subscribe(try shelf.serve("alpha", episodes: 1...2))
+        try shelf.subscribe(try shelf.serve("beta", episodes: 1...1))
+        let started = Date()
+        let sync = try shelf.t.run(["sync", "-q"], environment: desktop.environment)
+        #expect(sync.status == 0 && sync.stdout.isEmpty && sync.stderr.isEmpty, "\(sync)")
+        #expect(Date().timeIntervalSince(started) < 10)
+        let notifications = server.waitForNotifications()
+        #expect(notifications.count == 1)
+        // alpha 2 was published after beta 1.
+        #expect(notifications.first?.summary == "2 new episodes")
+        #expect(notifications.first?.body == "alpha — alpha 2\nbeta — beta 1", "\(notifications)")
+        #expect(notifications.first?.actions == ["default", "Play", "play", "Play newest"])
+
+        // A sync that downloads nothing says nothing.
+        try server.close(41)
+        #expect(desktop.helpersExit())
+        #expect(try shelf.t.run(["sync", "-q"], environment: desktop.environment).status == 0)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(server.methodsCalled == ["GetCapabilities", "Notify"])
+    }
 }

@@ -19,7 +19,9 @@ enum Sync: Command {
             Policy comes from the configuration file ('podcli config list'). A feed or download that fails \
             does not stop the others: it is reported on stderr, recorded (see 'podcli feeds' and 'podcli list') \
             and makes the exit code non-zero. With --quiet nothing is printed unless something failed. Each run \
-            appends a summary to sync.log in $XDG_STATE_HOME/podcli (or the --home directory).
+            appends a summary to sync.log in $XDG_STATE_HOME/podcli (or the --home directory). When it \
+            downloaded episodes and a notification server is on the session bus, one desktop notification \
+            lists them, with a Play action that starts the newest.
             """,
         options: [jobs, limitRate], flags: [wait])
 
@@ -46,6 +48,7 @@ enum Sync: Command {
         SyncLog(directory: try context.directories.get().state).append(
             ["\(Formatting.time(Int(Date().timeIntervalSince1970))) sync: \(summary)"]
                 + report.failures.map { "  failed: \($0.subject): \($0.message)" })
+        NewEpisodesNotice.post(report.newestFirst, in: context)
         if let first = report.failures.first {
             throw CommandFailure(
                 description: "sync: " + Formatting.count(report.failures.count, "failure") + " (see above)",
