@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(name: "CSDBus", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CMPRIS", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "CGD", linkerSettings: [.linkedLibrary("gd")]),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -40,10 +41,13 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CSystem"]),
         .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA"]),
         .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS"]),
+        .target(name: "Artwork", dependencies: ["CGD"]),
         .executableTarget(
             name: "podcli",
             dependencies: [
-                "Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal", "AudioSession", "RemoteControl",
+                "Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal", "AudioSession",
+                "RemoteControl",
+                "Artwork",
             ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
@@ -59,6 +63,7 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "TestSupport"]),
+        .testTarget(name: "ArtworkTests", dependencies: ["Artwork", "TestSupport"]),
         .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport"]),
     ]
 )
