@@ -45,8 +45,7 @@ let package = Package(
         .executableTarget(
             name: "podcli",
             dependencies: [
-                "Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal", "AudioSession",
-                "RemoteControl",
+                "Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal", "AudioSession", "RemoteControl",
                 "Artwork",
             ]),
 
