@@ -25,6 +25,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case incomplete(url: String, received: Int, expected: Int)
     /// A feed longer than podcli reads.
     case feedTooLarge(url: String, limit: Int)
+    /// An image longer than podcli takes as artwork.
+    case imageTooLarge(url: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -48,6 +50,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
             return "download of \(url) ended early: \(received) of \(expected) bytes"
         case .feedTooLarge(let url, let limit):
             return "\(url) is larger than \(limit / (1024 * 1024)) MiB, more than podcli reads as a feed"
+        case .imageTooLarge(let url, let limit):
+            return "\(url) is larger than \(limit / (1024 * 1024)) MiB, more than podcli takes as artwork"
         }
     }
 

@@ -28,7 +28,7 @@ enum ExitCode: Int32, CaseIterable {
         case let error as DownloadError:
             switch error {
             case .invalidURL: self = .usage
-            case .notAudio, .feedTooLarge: self = .badContent
+            case .notAudio, .feedTooLarge, .imageTooLarge: self = .badContent
             case .storage: self = .storage
             case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .incomplete: self = .unavailable
             }
