@@ -19,6 +19,8 @@ packages=(
     libsystemd-dev dbus-daemon dbus-bin
     # the MPRIS tests drive podcli with the real playerctl
     playerctl
+    # libgd crops and scales the artwork (PNG, JPEG, GIF, WebP in; JPEG out)
+    libgd-dev
     # bench/playback.sh: sox synthesizes an hour of sound, lame encodes it (CBR and VBR);
     # GNU time measures CPU and peak RSS
     sox lame time
