@@ -16,14 +16,15 @@ final class GDImage {
     /// - Throws: `ArtworkError.undecodable` when libgd cannot read it.
     convenience init(decoding bytes: [UInt8], header: ImageHeader) throws(ArtworkError) {
         cgd_silence_errors()
-        var copy = bytes
-        let decoded = copy.withUnsafeMutableBytes { buffer -> gdImagePtr? in
+        let decoded = bytes.withUnsafeBytes { buffer -> gdImagePtr? in
+            // libgd takes a `void *` but only reads through it.
+            let data = UnsafeMutableRawPointer(mutating: buffer.baseAddress)
             let size = Int32(buffer.count)
             switch header.format {
-            case .png: return gdImageCreateFromPngPtr(size, buffer.baseAddress)
-            case .jpeg: return gdImageCreateFromJpegPtr(size, buffer.baseAddress)
-            case .gif: return gdImageCreateFromGifPtr(size, buffer.baseAddress)
-            case .webp: return gdImageCreateFromWebpPtr(size, buffer.baseAddress)
+            case .png: return gdImageCreateFromPngPtr(size, data)
+            case .jpeg: return gdImageCreateFromJpegPtr(size, data)
+            case .gif: return gdImageCreateFromGifPtr(size, data)
+            case .webp: return gdImageCreateFromWebpPtr(size, data)
             }
         }
         // The header's size is what was checked: a decoder must not have found a larger one.

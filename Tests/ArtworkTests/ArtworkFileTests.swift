@@ -47,6 +47,18 @@ import Testing
         expectAllGreen(made.image)
     }
 
+    /// The same from a JPEG, the usual format of cover art (made by libgd from the PNG: the test
+    /// has no JPEG encoder of its own).
+    @Test func aNonSquareJPEGCoverToo() throws {
+        let png = [UInt8](TestImage.centredSquare(width: 1200, height: 800))
+        let jpeg = try GDImage(decoding: png, header: try ImageHeader(png)).jpeg(quality: 95)
+        let header = try ImageHeader(jpeg)
+        #expect(header.format == .jpeg && header.width == 1200 && header.height == 800)
+        let made = try artwork(from: Data(jpeg))
+        #expect(made.size.width == 600 && made.size.height == 600)
+        expectAllGreen(made.image)
+    }
+
     /// A small cover is cropped but never scaled up.
     @Test func aSmallCoverIsCroppedButNotEnlarged() throws {
         let made = try artwork(from: TestImage.centredSquare(width: 300, height: 200))
@@ -55,9 +67,14 @@ import Testing
     }
 
     @Test func theCropIsTheLargestCentredSquare() {
-        #expect(SquareCrop(width: 1000, height: 700, maximumSide: 600) == SquareCrop(x: 150, y: 0, side: 700, out: 600))
-        #expect(SquareCrop(width: 700, height: 1001, maximumSide: 600) == SquareCrop(x: 0, y: 150, side: 700, out: 600))
-        #expect(SquareCrop(width: 50, height: 50, maximumSide: 600) == SquareCrop(x: 0, y: 0, side: 50, out: 50))
+        func crop(_ width: Int, _ height: Int) -> [Int] {
+            let crop = SquareCrop(width: width, height: height, maximumSide: 600)
+            return [crop.x, crop.y, crop.side, crop.outputSide]
+        }
+        #expect(crop(1000, 700) == [150, 0, 700, 600])
+        #expect(crop(700, 1001) == [0, 150, 700, 600])
+        #expect(crop(3000, 3000) == [0, 0, 3000, 600])
+        #expect(crop(51, 50) == [0, 0, 50, 50])
     }
 
     /// Bytes that are no image, a cut-off image, and one whose header claims more pixels than
@@ -84,11 +101,5 @@ import Testing
         #expect(ArtworkError.unrecognized.description == "the image is not PNG, JPEG, GIF or WebP")
         #expect(
             ArtworkError.undecodable(format: .jpeg).description == "the JPEG image is broken or cannot be decoded")
-    }
-}
-
-extension SquareCrop {
-    fileprivate init(x: Int, y: Int, side: Int, out: Int) {
-        self = SquareCrop(width: x * 2 + side, height: y * 2 + side, maximumSide: out)
     }
 }
