@@ -27,8 +27,9 @@ enum ExitCode: Int32, CaseIterable {
         switch error {
         case let error as DownloadError:
             switch error {
+            case .imageTooLarge: self = .badContent
             case .invalidURL: self = .usage
-            case .notAudio, .feedTooLarge, .imageTooLarge: self = .badContent
+            case .notAudio, .feedTooLarge: self = .badContent
             case .storage: self = .storage
             case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .incomplete: self = .unavailable
             }
