@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "CSDBus", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CMPRIS", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CNotify", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "CGD", linkerSettings: [.linkedLibrary("gd")]),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -42,11 +43,13 @@ let package = Package(
         .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA"]),
         .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS"]),
         .target(name: "DesktopNotifications", dependencies: ["CNotify"]),
+        .target(name: "Artwork", dependencies: ["CGD"]),
         .executableTarget(
             name: "podcli",
             dependencies: [
                 "Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal", "AudioSession", "RemoteControl",
                 "DesktopNotifications",
+                "Artwork",
             ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
@@ -63,6 +66,7 @@ let package = Package(
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "TestSupport"]),
         .testTarget(name: "DesktopNotificationsTests", dependencies: ["DesktopNotifications", "TestSupport"]),
+        .testTarget(name: "ArtworkTests", dependencies: ["Artwork", "TestSupport"]),
         .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport"]),
     ]
 )

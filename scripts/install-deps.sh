@@ -22,6 +22,8 @@ packages=(
     # the notification tests' recording org.freedesktop.Notifications server
     # (Tests/Support/notification_server.py, run with Debian's /usr/bin/python3)
     python3-dbus python3-gi
+    # libgd crops and scales the artwork (PNG, JPEG, GIF, WebP in; JPEG out)
+    libgd-dev
     # bench/playback.sh: sox synthesizes an hour of sound, lame encodes it (CBR and VBR);
     # GNU time measures CPU and peak RSS
     sox lame time

@@ -15,13 +15,20 @@ extension Library {
         return path
     }
 
+    /// The episode's artwork, cached beside its audio by `podcli play`; never taken for a download.
+    public static let artworkName = "artwork.jpg"
+
+    public func artworkPath(of episode: Episode) -> String { directory(of: episode) + "/" + Library.artworkName }
+
     /// The partial download to resume in the episode's directory, if any.
     ///
     /// A complete file that is not recorded was renamed into place by a run that died before its
     /// transaction committed; it becomes partial again, so the resume confirms it with the server
     /// instead of trusting it.
     public func partialFile(of episode: Episode) throws(StoreError) -> String? {
-        let names = FileSystem.entries(directory(of: episode)).filter { !$0.hasPrefix(".") }
+        let names = FileSystem.entries(directory(of: episode)).filter {
+            !$0.hasPrefix(".") && $0 != Library.artworkName
+        }
         if let partial = names.first(where: { $0.hasSuffix(Library.partialSuffix) }) { return partial }
         let recorded = Set(try files(of: episode).map { String($0.relativePath.split(separator: "/").last!) })
         guard let orphan = names.first(where: { !recorded.contains($0) }) else { return nil }

@@ -30,6 +30,8 @@ final class PlaySession {
     private let board = NowPlayingBoard()
     /// Where the control socket listens.
     private let controlSocket: String
+    /// The episodes' artwork, found in the background.
+    private let artwork: EpisodeArtwork
 
     init(
         library: Library, output: Output, device: String, keymap: Keymap, downloadPolicy: DownloadPolicy,
@@ -38,6 +40,7 @@ final class PlaySession {
         self.library = library
         self.controlSocket = controlSocket
         self.downloadPolicy = downloadPolicy
+        self.artwork = EpisodeArtwork(policy: downloadPolicy)
         self.deviceName = device
         self.keymap = keymap
         self.terminal = TerminalMode(descriptor: STDIN_FILENO)
@@ -132,6 +135,7 @@ final class PlaySession {
             return commands.take().lazy.compactMap(\.signalNumber).first.map(StopReason.signal) ?? .quit
         }
         decoder.seek(toFrame: try startFrame(of: episode, decoder: decoder, requested: requested))
+        findArtwork(of: episode, playing: decoder.path)
         let rate = Double(decoder.format.sampleRate)
         let player = Player(
             decoder: decoder, device: playing.device, commands: commands, engine: playing.engine,
@@ -176,11 +180,12 @@ final class PlaySession {
             let reason = try player.play { status in
                 if status.event == .redraw { takeTerminalIfForeground() }
                 let duration = status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 }
+                let artworkPath = artwork.path(of: episode.id)
                 board.post(
                     NowPlayingReport(
                         state: status.state.description, id: episode.id, title: episode.title, podcast: podcast,
-                        position: status.seconds, duration: duration, volume: status.volume))
-                showOnMediaControls(status, of: episode, podcast: podcast, duration: duration)
+                        position: status.seconds, duration: duration, volume: status.volume, artwork: artworkPath))
+                showOnMediaControls(status, of: episode, podcast: podcast, duration: duration, artwork: artworkPath)
                 display.show(status, of: episode, podcast: podcast)
                 if display.stdoutClosed { commands.post(.quit) }
                 let now = DispatchTime.now()
@@ -202,6 +207,17 @@ final class PlaySession {
     private func save(_ frame: Int, of episode: Episode, sampleRate: Int) throws {
         try library.setPlaybackState(
             PlaybackState(positionMilliseconds: frame * 1000 / sampleRate, played: false), of: episode)
+    }
+
+    /// Starts finding the episode's artwork. When it arrives, a redraw reports it (to `status`
+    /// and the media controls) at once rather than at the next periodic report.
+    private func findArtwork(of episode: Episode, playing audioPath: String) {
+        let podcastImage = (try? episode.feedID.flatMap { try library.feed(id: $0) })??.imageURL
+        let sources = EpisodeArtwork.Sources(
+            cachePath: library.artworkPath(of: episode), protection: episode.protection, audioPath: audioPath,
+            imageURLs: [episode.imageURL, podcastImage].compactMap { $0 })
+        let commands = commands
+        artwork.find(for: episode.id, in: sources) { commands.post(.redraw) }
     }
 
     /// Starts downloading an episode that has no file yet, to play it as it arrives.
@@ -292,12 +308,15 @@ final class PlaySession {
         return player
     }
 
-    private func showOnMediaControls(_ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?) {
+    private func showOnMediaControls(
+        _ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?, artwork: String?
+    ) {
         guard let mediaPlayer else { return }
         mediaPlayer.show(
             MediaState(
                 status: status.state == .playing ? .playing : .paused, trackNumber: episode.id, title: episode.title,
-                album: podcast, url: episode.sourceURL, length: duration.map { Int64($0 * 1e6) },
+                album: podcast, url: episode.sourceURL, artURL: artwork.map(EpisodeArtwork.fileURL),
+                length: duration.map { Int64($0 * 1e6) },
                 volume: status.volume, canGoNext: place.index + 1 < place.count, canGoPrevious: true))
         let microseconds = Int64(status.seconds * 1e6)
         if case .seeked? = status.event {

@@ -113,6 +113,15 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: library.directory(of: episode) + "/e.mp3.part"))
     }
 
+    /// The artwork `play` caches beside an episode that is still downloading is no download.
+    @Test func theArtworkIsNotTakenForAnOrphanDownload() throws {
+        let library = try makeLibrary()
+        let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)
+        _ = try writePartial("jpeg", named: Library.artworkName, for: episode, in: library)
+        #expect(try library.partialFile(of: episode) == nil)
+        #expect(FileManager.default.fileExists(atPath: library.artworkPath(of: episode)))
+    }
+
     @Test func removeDeletesRowsAndFilesTogether() throws {
         let library = try makeLibrary()
         let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)

@@ -39,6 +39,7 @@ enum Status: Command {
         let duration = report.duration.map { " / " + NowPlayingLine.clock($0) } ?? ""
         context.output.print(
             "\(NowPlayingLine.clock(report.position))\(duration), volume \(report.volume)%", always: true)
+        if let artwork = report.artwork { context.output.print("Artwork: \(artwork)", always: true) }
     }
 }
 

@@ -1,0 +1,63 @@
+import CCurl
+
+/// Fetches an image (a podcast's or an episode's artwork) into memory: one GET on a curl handle
+/// of its own, with `Transfer`'s rules (http and https only, TLS verified, timeouts), no retries
+/// (artwork is never worth waiting for) and a size limit. Judging the bytes is for whoever
+/// decodes them.
+public final class ImageFetcher {
+    /// Cover art is recommended at 3000 x 3000 px, a megabyte or two as a JPEG.
+    public static let maximumBytes = 10 * 1024 * 1024
+
+    private let policy: DownloadPolicy
+    private let transfer: Transfer
+
+    public init(policy: DownloadPolicy) {
+        self.policy = policy
+        transfer = Transfer(policy: policy)
+    }
+
+    /// The body of a 200 response to a GET of `url`.
+    /// - Throws: `DownloadError`: `.invalidURL`, `.http` for any other status, `.imageTooLarge`
+    ///   past `maximumBytes`, `.network` and the redirect errors as libcurl reports them.
+    public func fetch(_ url: String, maximumBytes: Int = maximumBytes) throws(DownloadError) -> [UInt8] {
+        try DownloadError.checkFetchable(url)
+        let exchange = ImageExchange(maximumBytes: maximumBytes)
+        let result = transfer.perform(Transfer.Exchange(url: url), sink: exchange)
+        if exchange.tooLarge { throw .imageTooLarge(url: url, limit: maximumBytes) }
+        let status = exchange.headers.status
+        // A redirect that was not followed is libcurl's to explain (a refused scheme, a loop).
+        if status >= 400 { throw .http(status: status, url: url, attempts: 1) }
+        guard result.code == CURLE_OK else { throw try result.retryableError(url: url, policy: policy) }
+        guard status == 200 else { throw .http(status: status, url: url, attempts: 1) }
+        return exchange.body
+    }
+}
+
+/// One GET of an image: the body kept in memory, up to a limit.
+final class ImageExchange: TransferSink {
+    private let maximumBytes: Int
+    private(set) var headers = ResponseHeaders()
+    private(set) var body: [UInt8] = []
+    private(set) var tooLarge = false
+
+    init(maximumBytes: Int) { self.maximumBytes = maximumBytes }
+
+    func receiveHeader(_ line: String) { headers.take(line: line) }
+
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        // An error's body is not the image: stop at once.
+        guard headers.status == 200 else { return false }
+        guard body.count + bytes.count <= maximumBytes else {
+            tooLarge = true
+            return false
+        }
+        body += bytes
+        return true
+    }
+
+    func progress(downloaded: Int, expected: Int) -> Bool {
+        // A Content-Length past the limit is refused before its bytes arrive.
+        if expected > maximumBytes { tooLarge = true }
+        return !tooLarge
+    }
+}
