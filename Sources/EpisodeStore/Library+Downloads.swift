@@ -95,7 +95,7 @@ extension Library {
                 try database.run(
                     """
                     UPDATE episodes SET state = 'downloaded', downloaded_at = ?, validator = NULL, removed_at = NULL,
-                        last_error = NULL
+                        last_error = NULL, failures = 0, retry_at = NULL
                     WHERE id = ?
                     """,
                     [SQLValue(Library.now), SQLValue(episode.id)])

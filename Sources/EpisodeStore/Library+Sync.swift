@@ -19,13 +19,16 @@ public struct EpisodeStatus: Equatable, Sendable {
     public let removedAt: Int?
     public let isNew: Bool
     public let inFeed: Bool
+    /// After repeated failures, sync leaves it alone until then.
+    public let retryAt: Int?
 
     public var isDownloaded: Bool { fileSize != nil }
 
     public init(
         id: Int, feedID: Int?, sortDate: Int, publishedAt: Int? = nil, enclosureLength: Int? = nil,
         state: EpisodeState = .new, fileSize: Int? = nil, played: Bool = false, playedAt: Int? = nil,
-        isKept: Bool = false, isQueued: Bool = false, removedAt: Int? = nil, isNew: Bool = false, inFeed: Bool = true
+        isKept: Bool = false, isQueued: Bool = false, removedAt: Int? = nil, isNew: Bool = false, inFeed: Bool = true,
+        retryAt: Int? = nil
     ) {
         self.id = id
         self.feedID = feedID
@@ -41,6 +44,7 @@ public struct EpisodeStatus: Equatable, Sendable {
         self.removedAt = removedAt
         self.isNew = isNew
         self.inFeed = inFeed
+        self.retryAt = retryAt
     }
 }
 
@@ -53,7 +57,7 @@ extension Library {
             SELECT episodes.id, feed_id, sort_date, published_at, enclosure_length, state,
                 (SELECT sum(size) FROM files WHERE episode_id = episodes.id),
                 coalesce(playback.played, 0), playback.updated_at, kept, queue.episode_id IS NOT NULL, removed_at,
-                is_new, in_feed
+                is_new, in_feed, episodes.retry_at
             FROM episodes
             LEFT JOIN playback_state AS playback ON playback.episode_id = episodes.id
             LEFT JOIN queue ON queue.episode_id = episodes.id
@@ -67,7 +71,7 @@ extension Library {
                 state: EpisodeState(rawValue: row.string(5) ?? "") ?? .failed, fileSize: row.int(6).map(Int.init),
                 played: row.int(7) == 1, playedAt: row.int(8).map(Int.init), isKept: row.int(9) == 1,
                 isQueued: row.int(10) == 1, removedAt: row.int(11).map(Int.init), isNew: row.int(12) == 1,
-                inFeed: row.int(13) == 1)
+                inFeed: row.int(13) == 1, retryAt: row.int(14).map(Int.init))
         }
     }
 
@@ -81,14 +85,22 @@ extension Library {
         try database.run("UPDATE episodes SET kept = ? WHERE id = ?", [SQLValue(kept ? 1 : 0), SQLValue(episode.id)])
     }
 
-    /// A download that failed: the episode is `failed`, with the reason `podcli list` shows.
+    /// A download that failed: the episode is `failed`, with the reason `podcli list` shows, and
+    /// after repeated failures left alone by sync for a while.
     public func recordFailure(_ message: String, of episode: Episode) throws(StoreError) {
         try database.run(
-            "UPDATE episodes SET state = 'failed', last_error = ? WHERE id = ?", [.text(message), SQLValue(episode.id)])
+            "UPDATE episodes SET state = 'failed', last_error = ?, failures = failures + 1 WHERE id = ?",
+            [.text(message), SQLValue(episode.id)])
+        let failures =
+            try database.rows("SELECT failures FROM episodes WHERE id = ?", [SQLValue(episode.id)])
+            .first?.int(0) ?? 1
+        try database.run(
+            "UPDATE episodes SET retry_at = ? WHERE id = ?",
+            [SQLValue(Library.backoff(afterFailures: Int(failures)).map { Library.now + $0 }), SQLValue(episode.id)])
     }
 
-    /// How long sync leaves a feed alone after `failures` refreshes failed in a row: not at all for
-    /// the first two (a server has bad minutes), then an hour, doubling up to a day.
+    /// How long sync leaves a feed or an episode alone after `failures` attempts failed in a row:
+    /// not at all for the first two (a server has bad minutes), then an hour, doubling up to a day.
     public static func backoff(afterFailures failures: Int) -> Int? {
         guard failures >= 3 else { return nil }
         return min(3600 << min(failures - 3, 5), 86_400)

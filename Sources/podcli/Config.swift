@@ -26,10 +26,14 @@ struct Config {
 
     init() {}
 
-    /// The policy for `feed`: the global one with its section's settings over it.
-    func policy(for feed: Feed) -> EpisodePolicy {
+    /// The policy for `feed`: the global one with its sections' settings over it.
+    func policy(for feed: Feed) -> EpisodePolicy { policy(ofSections: { $0.names(feed) }) }
+
+    /// The global policy with the settings of the sections `isIncluded` picks over it, in order.
+    func policy(ofSections isIncluded: (FeedSection) -> Bool) -> EpisodePolicy {
         var policy = self.policy
-        for section in feedSections where section.names(feed) {
+        for section in feedSections where isIncluded(section) {
+            // Checked when the file was read.
             for assignment in section.assignments { try? assignment.setting.apply(assignment.value, to: &policy) }
         }
         return policy
@@ -181,6 +185,17 @@ enum Setting: String, CaseIterable {
         case .streamMaxSize: config.sync.streamMaxSize = try ConfigValue.size(value)
         case .streamMaxTime: config.sync.streamMaxTime = try ConfigValue.duration(value)
         case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter: try apply(value, to: &config.policy)
+        }
+    }
+
+    /// Checks `value` for this setting, given globally or in a feed section.
+    func check(_ value: String, inFeedSection: Bool) throws(ConfigValue.Problem) {
+        if inFeedSection {
+            var policy = EpisodePolicy()
+            try apply(value, to: &policy)
+        } else {
+            var config = Config()
+            try apply(value, to: &config)
         }
     }
 
@@ -344,8 +359,7 @@ struct ConfigFile {
                 }
                 do throws(ConfigValue.Problem) {
                     if section != nil {
-                        var policy = EpisodePolicy()
-                        try setting.apply(value, to: &policy)
+                        try setting.check(value, inFeedSection: true)
                         section!.assignments.append((setting, value))
                     } else {
                         try setting.apply(value, to: &config)

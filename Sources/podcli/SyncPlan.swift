@@ -32,6 +32,8 @@ struct SyncPlan: Equatable {
     var skipped: [Skip] = []
     /// Downloads left out because the disk is nearly full: a failure, unlike the other skips.
     var belowFloor: [Skip] = []
+    /// Downloads that failed in a row and wait before the next try.
+    var waiting: [Int] = []
 
     /// What the disk holds as sync starts.
     struct Disk {
@@ -95,6 +97,8 @@ struct SyncPlan: Equatable {
             wanted += keepers.dropFirst(kept.count).filter { !$0.isDownloaded && $0.state == .downloading }
         }
         deletedBytes = deletions.reduce(0) { $0 + $1.bytes }
+        waiting = wanted.filter { ($0.retryAt ?? 0) > now }.map(\.id)
+        wanted.removeAll { ($0.retryAt ?? 0) > now }
         wanted.sort { ($0.sortDate, -$0.id) > ($1.sortDate, -$1.id) }
         planDownloads(wanted, policy: policy, settings: settings, disk: disk, deletedBytes: deletedBytes)
     }

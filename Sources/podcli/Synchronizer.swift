@@ -57,7 +57,10 @@ final class Synchronizer: Sendable {
                 "#\(skip.id) \(try library.episode(id: skip.id)?.title ?? "")", "not downloaded: \(skip.reason)",
                 .storage)
         }
-        report.withLock { $0.skipped = plan.skipped.count }
+        report.withLock {
+            $0.skipped = plan.skipped.count
+            $0.waiting = plan.waiting.count
+        }
         download(plan.downloads)
         progress.finish()
         return report.withLock { $0 }
@@ -189,6 +192,8 @@ struct SyncReport: Sendable {
     var deletedBytes = 0
     /// Wanted episodes policy left out (too old, too large, over the budget).
     var skipped = 0
+    /// Downloads that failed in a row and wait before the next try.
+    var waiting = 0
     var failures: [Failure] = []
 
     /// "12 feeds (1 failed), 3 new, 2 downloaded (41.0 MiB), 1 deleted (9.5 MiB), 2 skipped by
@@ -202,6 +207,7 @@ struct SyncReport: Sendable {
         ]
         if skipped > 0 { parts.append("\(skipped) skipped by policy") }
         if !backingOff.isEmpty { parts.append(Formatting.count(backingOff.count, "feed") + " backing off") }
+        if waiting > 0 { parts.append(Formatting.count(waiting, "download") + " backing off") }
         let downloadFailures = failures.count - feedsFailed
         if downloadFailures > 0 { parts.append(Formatting.count(downloadFailures, "download") + " failed") }
         return parts.joined(separator: ", ")

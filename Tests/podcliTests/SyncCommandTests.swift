@@ -188,6 +188,22 @@ import Testing
         #expect(try s.downloaded() == ["alpha 2", "alpha 1"])
     }
 
+    @Test func aBrokenEnclosureIsLeftAloneAfterRepeatedFailures() throws {
+        let s = Shelf()
+        try s.subscribe(try s.serve("alpha", episodes: 1...1))
+        try FileManager.default.removeItem(at: s.w.directory.appendingPathComponent("alpha-ep1.mp3"))
+        for _ in 1...3 { #expect(try s.sync(["-q"]).status == 69) }
+        let fourth = try s.sync()
+        #expect(fourth.status == 0, "\(fourth)")
+        #expect(fourth.stderr.contains("1 download backing off"), "\(fourth)")
+        #expect(try s.downloads("alpha", 1).count == 3)
+        #expect(try s.episode("alpha 1")["state"] as? String == "failed")
+        // By hand it is tried at once, and a success ends the wait.
+        try CLITestCase.audioBytes(30_000).write(to: s.w.directory.appendingPathComponent("alpha-ep1.mp3"))
+        #expect(try s.t.run(["fetch", try s.episode("alpha 1")["url"] as! String]).status == 0)
+        #expect(try s.downloaded() == ["alpha 1"])
+    }
+
     // MARK: - Safe under cron
 
     @Test func aSecondSyncExitsBusyWhileTheFirstRunsOrWaitsWithWait() throws {

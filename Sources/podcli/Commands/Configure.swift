@@ -49,10 +49,7 @@ enum ConfigGet: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let (setting, feed) = try Configure.setting(arguments)
         let config = try Configure.file(in: context).1
-        var policy = config.policy
-        for section in config.feedSections where section.name == feed {
-            for assignment in section.assignments { try? assignment.setting.apply(assignment.value, to: &policy) }
-        }
+        let policy = config.policy(ofSections: { $0.name == feed })
         context.output.print(setting.value(in: config, policy: policy), always: true)
     }
 }
@@ -65,15 +62,10 @@ enum ConfigSet: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let (setting, feed) = try Configure.setting(arguments)
-        var (file, config) = try Configure.file(in: context)
+        var (file, _) = try Configure.file(in: context)
         let text = arguments[value]!
         do throws(ConfigValue.Problem) {
-            if feed != nil {
-                var policy = EpisodePolicy()
-                try setting.apply(text, to: &policy)
-            } else {
-                try setting.apply(text, to: &config)
-            }
+            try setting.check(text, inFeedSection: feed != nil)
         } catch {
             throw CommandFailure(
                 description: "\(setting.rawValue) must be \(error.expected), not '\(text)'", exitCode: .usage)
