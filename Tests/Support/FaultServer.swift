@@ -24,9 +24,13 @@ public struct RequestRecord: Decodable, Sendable, Equatable {
     /// The status answered (0 while the response has not started).
     public let status: Int
     public let bodyBytesSent: Int
+    /// When the request arrived and when its response ended (nil while in flight), in seconds on
+    /// the server's monotonic clock.
+    public let started: Double
+    public let finished: Double?
 
     enum CodingKeys: String, CodingKey {
-        case method, path, range, status
+        case method, path, range, status, started, finished
         case ifRange = "if_range"
         case userAgent = "user_agent"
         case ifNoneMatch = "if_none_match"

@@ -248,6 +248,10 @@ class Handler(BaseHTTPRequestHandler):
             "accept_encoding": self.headers.get("Accept-Encoding"),
             "status": 0,
             "body_bytes_sent": 0,
+            # Seconds on the server's monotonic clock: when the request arrived and when its
+            # response ended, so tests can tell which requests overlapped.
+            "started": time.monotonic(),
+            "finished": None,
         }
         with _lock:
             _records.append(record)
@@ -259,6 +263,7 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         finally:
             with _lock:
+                record["finished"] = time.monotonic()
                 _in_flight -= 1
                 _done.notify_all()
 

@@ -188,6 +188,23 @@ import Testing
         #expect(try s.downloaded() == ["alpha 2", "alpha 1"])
     }
 
+    @Test func feedsFromOneHostAreFetchedOneAtATimeUnlessConfiguredOtherwise() throws {
+        let s = Shelf()
+        // Slow bodies (about a second each), never 304: every sync reads both in full.
+        for show in ["alpha", "beta"] { try s.subscribe(try s.serve(show, episodes: 1...1) + "?slow=1000&nocache=1") }
+        func feedRequests() throws -> [RequestRecord] {
+            try s.t.server.stats(pathPrefix: s.w.path("")).filter { $0.path.contains(".xml") }.suffix(2)
+        }
+        func overlap(_ requests: [RequestRecord]) -> Bool {
+            requests[0].started < requests[1].finished! && requests[1].started < requests[0].finished!
+        }
+        #expect(try s.sync(["-q", "--jobs", "4"]).status == 0)
+        #expect(try !overlap(feedRequests()))
+        try s.config("host-connections = 2\n")
+        #expect(try s.sync(["-q", "--jobs", "4"]).status == 0)
+        #expect(try overlap(feedRequests()))
+    }
+
     @Test func aBrokenEnclosureIsLeftAloneAfterRepeatedFailures() throws {
         let s = Shelf()
         try s.subscribe(try s.serve("alpha", episodes: 1...1))
@@ -263,6 +280,24 @@ import Testing
         // And the next run has nothing left to do.
         #expect(try s.sync(["-q"]).status == 0)
         #expect(try s.downloads("alpha", 1).count == 2)
+    }
+
+    @Test func aTerminalGetsAProgressLineAndCronDoesNot() throws {
+        let s = Shelf()
+        try s.subscribe(try s.serve("alpha", episodes: 1...1, size: 200_000, query: "?slow=100000"))
+        let terminal = try TerminalSession(
+            executable: s.t.podcli.executableURL, arguments: ["--home", s.t.home.path, "sync"],
+            environment: s.t.podcli.childEnvironment())
+        #expect(terminal.waitForOutput(containing: "Downloading 1 of 1: "))
+        #expect(try terminal.waitUntilExit() == 0)
+        // The line is cleared before the results are printed over it.
+        #expect(terminal.output.contains("\r\u{1B}[2KDownloaded #"), "\(terminal.output)")
+        #expect(terminal.output.contains("Synced 1 feed, 0 new, 1 downloaded"))
+
+        try s.serve("alpha", episodes: 1...2, size: 200_000, query: "?slow=100000")
+        let piped = try s.sync()
+        #expect(piped.status == 0 && !piped.stderr.contains("Downloading"), "\(piped)")
+        #expect(!piped.stderr.contains("\u{1B}"))
     }
 
     @Test func quietPrintsNothingWhenAllIsWell() throws {
