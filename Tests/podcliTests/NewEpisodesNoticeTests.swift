@@ -7,9 +7,9 @@ import Testing
 #endif
 
 /// The desktop notification after a sync, end to end: the built podcli posts it as a sync does
-/// (`podcli notify-new --episodes JSON`, the hidden command that calls `NewEpisodesNotice.post`;
-/// once `podcli sync` exists, it takes its place) to a recording notification server on a private
-/// session bus, whose signals stand in for the user's clicks.
+/// (`podcli notify-new --episodes JSON`, the hidden command that calls `NewEpisodesNotice.post`,
+/// and `podcli sync` itself) to a recording notification server on a private session bus, whose
+/// signals stand in for the user's clicks.
 @Suite(.enabled(if: NotificationServer.unavailableReason == nil, "needs dbus-daemon, python3-dbus and python3-gi"))
 struct NewEpisodesNoticeTests {
     /// A podcli world with a session bus of its own.
