@@ -2,8 +2,8 @@
 # podcli end to end on a built-in default, with no network beyond loopback: serves the project's
 # own demo feed and its two episodes on 127.0.0.1, subscribes to the feed in a fresh data
 # directory and downloads the newest episode, lists and shows what was recorded, verifies the
-# file against its record, refreshes the feed (304: unchanged), exports the subscription, and
-# plays the episodes into a capture file.
+# file against its record, refreshes the feed (304: unchanged), exports the subscription, plays
+# the episodes into a capture file, and lets `podcli sync` delete them once played.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,3 +53,8 @@ same_as_mpg123 tone-44k-stereo.mp3 "$work/first.raw" "$work/rest_44100_2.raw"
 same_as_mpg123 noise-22k-mono.mp3 "$work/rest_22050_1.raw"
 echo
 echo "Both episodes reached the device sample for sample as mpg123 decodes them."
+# What cron would run: nothing new in the feed; then, told to delete played episodes, it does.
+run sync
+run config set delete-played-after 0
+run sync
+run list --downloaded

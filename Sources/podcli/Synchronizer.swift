@@ -52,10 +52,13 @@ final class Synchronizer: Sendable {
                 recorded: try library.recordedBytes(), free: DownloadLimits.freeBytes(at: library.episodesDirectory)),
             now: now)
         try delete(plan.deletions, in: library)
-        for skip in plan.belowFloor {
-            fail(
-                "#\(skip.id) \(try library.episode(id: skip.id)?.title ?? "")", "not downloaded: \(skip.reason)",
-                .storage)
+        // One line for them all: the disk, not each episode, is what needs seeing to.
+        if let first = plan.belowFloor.first {
+            let subject =
+                plan.belowFloor.count == 1
+                ? "#\(first.id) \(try library.episode(id: first.id)?.title ?? "")"
+                : Formatting.count(plan.belowFloor.count, "episode")
+            fail(subject, "not downloaded: \(first.reason)", .storage)
         }
         report.withLock {
             $0.skipped = plan.skipped.count
