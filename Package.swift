@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "CSDBus", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CMPRIS", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CNotify", linkerSettings: [.linkedLibrary("systemd")]),
-        .target(name: "CGD", linkerSettings: [.linkedLibrary("gd")]),
+        .target(name: "CGD"),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),

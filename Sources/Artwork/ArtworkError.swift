@@ -14,6 +14,8 @@ public enum ArtworkError: Error, Equatable, Sendable, CustomStringConvertible {
     case encoding
     /// Writing the file failed (full disk, permissions).
     case storage(path: String, errno: Int32)
+    /// libgd (libgd3) is not installed.
+    case unavailable
 
     public var description: String {
         switch self {
@@ -28,6 +30,8 @@ public enum ArtworkError: Error, Equatable, Sendable, CustomStringConvertible {
             return "could not encode the artwork as JPEG (out of memory?)"
         case .storage(let path, let code):
             return "could not write \(path): \(String(cString: strerror(code)))"
+        case .unavailable:
+            return "libgd is not installed (apt-get install libgd3), so podcli makes no artwork"
         }
     }
 }
