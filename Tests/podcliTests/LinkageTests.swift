@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What the podcli binary links.
@@ -29,5 +30,20 @@ import Testing
             }
         }
         #expect(offending == [])
+    }
+
+    /// libgd is loaded when artwork is first made: linked, it would bring some eighty libraries
+    /// (HEIF, AVIF, TIFF, X11, ...) into every run, about 10 MB of resident memory.
+    @Test func theBinaryDoesNotLinkLibgd() throws {
+        let ldd = Process()
+        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        ldd.arguments = [try PodcliRunner.locateExecutable().path]
+        let pipe = Pipe()
+        ldd.standardOutput = pipe
+        try ldd.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ldd.waitUntilExit()
+        #expect(output.contains("libsqlite3"))
+        #expect(!output.contains("libgd"), "\(output)")
     }
 }
