@@ -31,6 +31,18 @@ enum DetachedProcess {
         return spawned == 0 ? .success(pid) : .failure(SpawnError(code: spawned))
     }
 
+    /// Runs it to its end.
+    /// - Returns: its exit status, or nil when it could not start or was killed by a signal.
+    static func run(_ arguments: [String]) -> Int32? {
+        guard case .success(let pid) = spawn(arguments) else { return nil }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { return nil }
+        }
+        // WIFEXITED and WEXITSTATUS are macros Swift cannot import.
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
+    }
+
     /// posix_spawn's errno.
     struct SpawnError: Error, CustomStringConvertible {
         let code: Int32

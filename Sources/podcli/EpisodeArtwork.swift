@@ -62,18 +62,31 @@ final class EpisodeArtwork: Sendable {
         var info = stat()
         if stat(path, &info) == 0 && info.st_size > 0 { return path }
         let mode = sources.protection.fileMode
-        if let embedded = EmbeddedPicture.read(from: sources.audioPath),
-            (try? ArtworkFile.write(embedded, to: path, mode: mode)) != nil
-        {
+        if let embedded = EmbeddedPicture.read(from: sources.audioPath), render(embedded, to: path, mode: mode) {
             return path
         }
         let fetcher = ImageFetcher(policy: policy)
         for url in sources.imageURLs {
-            if let bytes = try? fetcher.fetch(url), (try? ArtworkFile.write(bytes, to: path, mode: mode)) != nil {
-                return path
-            }
+            if let bytes = try? fetcher.fetch(url), render(bytes, to: path, mode: mode) { return path }
         }
         return nil
+    }
+
+    /// Makes `image` into the artwork file at `path` in a podcli of its own (`render-artwork`):
+    /// libgd and the eighty libraries it loads (about 10 MB) stay out of the player, and an image
+    /// from the network that crashes its decoder costs the artwork, not the playback.
+    private static func render(_ image: [UInt8], to path: String, mode: mode_t) -> Bool {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        // Hidden: the episode's directory takes any other name for a download.
+        var template = Array((directory + "/.artwork-source-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return false }
+        let source = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { unlink(source) }
+        let written = image.withUnsafeBytes { Output.writeAll($0, to: descriptor) }
+        close(descriptor)
+        guard written else { return false }
+        return DetachedProcess.run([RenderArtwork.spec.name, source, path, "--mode", String(mode, radix: 8)]) == 0
     }
 
     /// `path` as the file URL MPRIS wants for `mpris:artUrl`.

@@ -51,18 +51,25 @@ struct Output {
     @discardableResult
     static func write(_ text: String, to descriptor: Int32, exitOnClosedStdout: Bool = true) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EPIPE && descriptor == STDOUT_FILENO && exitOnClosedStdout { exit(0) }
-                    return false
-                }
-                offset += count
-            }
-            return true
+        guard text.withUTF8({ writeAll(UnsafeRawBufferPointer($0), to: descriptor) }) else {
+            if errno == EPIPE && descriptor == STDOUT_FILENO && exitOnClosedStdout { exit(0) }
+            return false
         }
+        return true
+    }
+
+    /// Writes all of `bytes`, through short writes and signals; false (with errno set) when it
+    /// could not.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += count
+        }
+        return true
     }
 }

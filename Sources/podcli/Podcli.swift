@@ -16,7 +16,7 @@ enum Podcli {
         SeekTo.self, Volume.self, Show.self, Keep.self, Unkeep.self, Remove.self, Verify.self, Configure.self,
         Unsubscribe.self, Import.self, Export.self, Inspect.self,
         // Hidden: run by podcli itself.
-        NotifyNew.self,
+        NotifyNew.self, RenderArtwork.self,
     ]
 
     static let spec = CommandSpec(

@@ -94,6 +94,9 @@ struct PlayArtworkTests {
             return artwork != nil
         }
         if let artwork { try inspect(artwork) }
+        // The image was decoded by a `render-artwork` child: the player never loaded libgd.
+        let maps = try String(contentsOfFile: "/proc/\(process.pid)/maps", encoding: .utf8)
+        #expect(!maps.contains("libgd"))
         #expect(try t.run(["stop"]).status == 0)
         #expect(try process.waitUntilExit().status == 0)
         return artwork

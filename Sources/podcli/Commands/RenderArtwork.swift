@@ -1,0 +1,33 @@
+import Arguments
+import Artwork
+import FoundationEssentials
+
+/// `podcli render-artwork SOURCE DESTINATION --mode OCTAL`: an image file made into the square
+/// artwork file. Hidden: `play` runs it in a process of its own (`EpisodeArtwork`), so the player
+/// never loads libgd and its libraries (about 10 MB) nor decodes an image from the network in its
+/// own address space.
+enum RenderArtwork: Command {
+    static let source = Positional("source", help: "The image (PNG, JPEG, GIF or WebP).")
+    static let destination = Positional("destination", help: "Where the square JPEG goes (replaced atomically).")
+    static let mode = Option("mode", valueName: "octal", help: "The file's mode.", defaultValue: "600")
+
+    static let spec = CommandSpec(
+        name: "render-artwork", abstract: "Make an image into a square artwork file of at most 600 px.",
+        positionals: [source, destination], options: [mode], isHidden: true)
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let fileMode = try arguments.value(mode, as: "an octal mode such as 600") { mode_t($0, radix: 8) }
+        guard let bytes = FileManager.default.contents(atPath: arguments[source]!) else {
+            throw CommandFailure(description: "could not read \(arguments[source]!)", exitCode: .storage)
+        }
+        do {
+            _ = try ArtworkFile.write([UInt8](bytes), to: arguments[destination]!, mode: fileMode ?? 0o600)
+        } catch {
+            throw CommandFailure(description: "\(error)", exitCode: .badContent)
+        }
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif
