@@ -65,6 +65,8 @@ final class EpisodeArtwork: Sendable {
         if let embedded = EmbeddedPicture.read(from: sources.audioPath), render(embedded, to: path, mode: mode) {
             return path
         }
+        // Only with somewhere to fetch from: a curl handle (and OpenSSL's set-up) costs megabytes.
+        guard !sources.imageURLs.isEmpty else { return nil }
         let fetcher = ImageFetcher(policy: policy)
         for url in sources.imageURLs {
             if let bytes = try? fetcher.fetch(url), render(bytes, to: path, mode: mode) { return path }
