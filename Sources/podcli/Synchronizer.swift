@@ -35,6 +35,11 @@ final class Synchronizer: Sendable {
     func run(_ library: Library) throws -> SyncReport {
         let now = Int(Date().timeIntervalSince1970)
         let feeds = try library.subscriptions()
+        // A section whose feed was renamed or unsubscribed would be ignored without a word.
+        for section in config.feedSections where !feeds.contains(where: section.names) {
+            output.note(
+                "\(section.location): [feed \"\(section.name)\"] names no subscription (its title, URL or number)")
+        }
         var due: [Feed] = []
         for feed in feeds {
             if let retryAt = feed.retryAt, retryAt > now {

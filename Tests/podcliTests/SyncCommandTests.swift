@@ -105,9 +105,16 @@ import Testing
 
             [feed "BETA"]
             download = none
+
+            [feed "Gamma"]
+            keep = 1
             """)
         let sync = try s.sync()
         #expect(sync.status == 0, "\(sync)")
+        #expect(
+            sync.stderr.hasPrefix(
+                "\(s.t.home.path)/config:8: [feed \"Gamma\"] names no subscription (its title, URL or number)\n"),
+            "\(sync)")
         #expect(try s.downloaded() == ["alpha 4", "alpha 3"])
         #expect(sync.stderr.contains("2 skipped by policy"), "\(sync)")
     }
