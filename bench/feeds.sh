@@ -74,42 +74,10 @@ trap 'exit 130' INT TERM
 mkdir -p "$BENCH_DIR/out"
 REPORT=$BENCH_DIR/out/feeds-$(date +%Y-%m-%d-%H%M%S).txt
 : >"$REPORT"
-say() { printf '%s\n' "$*" | tee -a "$REPORT"; }
-
-# --- podcli ---------------------------------------------------------------------------------------
-if [[ -z ${PODCLI:-} ]]; then
-    echo "building podcli (release, scratch path $SCRATCH_PATH)..." >&2
-    swift build -c release --product podcli --scratch-path "$SCRATCH_PATH" --package-path "$PACKAGE" >&2
-    PODCLI=$(swift build -c release --scratch-path "$SCRATCH_PATH" --package-path "$PACKAGE" --show-bin-path)/podcli
-fi
-[[ -x $PODCLI ]] || die "no podcli at $PODCLI"
-
-# --- measurement ----------------------------------------------------------------------------------
-# Wall and CPU (user + sys) from bash's `time` (ms resolution), peak RSS from GNU time's %M
-# (KiB), both from the same wait4. Every contender runs under exactly one GNU time.
-TIMEFORMAT='%3R %3U %3S'
-
-# measure NAME CMD...: runs CMD (stdout to $WORK/NAME.out); appends "wall cpu rss" to
-# $WORK/NAME.tsv and prints the raw line to the report.
-measure() {
-    local name=$1
-    shift
-    local bt=$WORK/$name.bashtime gt=$WORK/$name.gnutime
-    if ! { time /usr/bin/time -f '%e %U %S %M' -o "$gt" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"; } 2>"$bt"; then
-        die "$name failed: $(tail -n 5 "$WORK/$name.err")"
-    fi
-    local wall user sys rss
-    read -r wall user sys <"$bt"
-    rss=$(awk '{ print $4 }' "$gt")
-    printf '%s %s %s\n' "$wall" "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')" "$rss" >>"$WORK/$name.tsv"
-    say "  $(printf '%-16s' "$name") wall $wall user $user sys $sys rss $rss KiB   [gnu: $(cat "$gt")]"
-}
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-col_median() { cut -d' ' -f"$2" "$WORK/$1.tsv" | median; }
-col_max() { cut -d' ' -f"$2" "$WORK/$1.tsv" | sort -g | tail -n 1; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }'; }
+MEASURE_WIDTH=16
+# shellcheck source=bench/lib.sh
+source "$BENCH_DIR/lib.sh"
+build_podcli
 at_least() { awk -v v="$1" -v t="$2" 'BEGIN { print (v >= t ? "PASS" : "FAIL") }'; }
 # row LABEL NAME: median wall, median CPU and max RSS of contender NAME.
 row() {

@@ -102,17 +102,10 @@ trap 'exit 130' INT TERM
 mkdir -p "$BENCH_DIR/out"
 REPORT=$BENCH_DIR/out/playback-$(date +%Y-%m-%d-%H%M%S).txt
 : >"$REPORT"
-say() { printf '%s\n' "$*" | tee -a "$REPORT"; }
-
-# --- podcli ---------------------------------------------------------------------------------------
-if [[ -z $MPG123_ONLY ]]; then
-    if [[ -z ${PODCLI:-} ]]; then
-        echo "building podcli (release, scratch path $SCRATCH_PATH)..." >&2
-        swift build -c release --product podcli --scratch-path "$SCRATCH_PATH" --package-path "$PACKAGE" >&2
-        PODCLI=$(swift build -c release --scratch-path "$SCRATCH_PATH" --package-path "$PACKAGE" --show-bin-path)/podcli
-    fi
-    [[ -x $PODCLI ]] || die "no podcli at $PODCLI"
-fi
+MEASURE_WIDTH=22
+# shellcheck source=bench/lib.sh
+source "$BENCH_DIR/lib.sh"
+if [[ -z $MPG123_ONLY ]]; then build_podcli; fi
 
 # --- the audio (cached) ---------------------------------------------------------------------------
 # AUDIO_DIR/speech-<MINUTES>min-{cbr128,vbrV2}.mp3 and, for each, .s16.md5: the MD5 of
@@ -210,32 +203,7 @@ podcli_play() {
     "${PLAYER_ENV[@]}" "$PODCLI" --home "$PODCLI_HOME" play "$id" --from 0 "$@"
 }
 
-# --- measurement ----------------------------------------------------------------------------------
-# Full speed: wall and CPU (user + sys) from bash's `time` (ms resolution), peak RSS from GNU
-# time's %M (KiB), both from the same wait4. Every contender runs under exactly one GNU time.
-TIMEFORMAT='%3R %3U %3S'
-
-# measure NAME CMD...: runs CMD (stdout to $WORK/NAME.out); appends "wall cpu rss user sys"
-# to $WORK/NAME.tsv and prints the raw line to the report.
-measure() {
-    local name=$1
-    shift
-    local bt=$WORK/$name.bashtime gt=$WORK/$name.gnutime
-    if ! { time /usr/bin/time -f '%e %U %S %M' -o "$gt" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"; } 2>"$bt"; then
-        die "$name failed: $(tail -n 5 "$WORK/$name.err")"
-    fi
-    local wall user sys rss
-    read -r wall user sys <"$bt"
-    rss=$(awk '{ print $4 }' "$gt")
-    printf '%s %s %s %s %s\n' "$wall" "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')" "$rss" "$user" "$sys" >>"$WORK/$name.tsv"
-    say "  $(printf '%-22s' "$name") wall $wall user $user sys $sys rss $rss KiB   [gnu: $(cat "$gt")]"
-}
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-col_median() { cut -d' ' -f"$2" "$WORK/$1.tsv" | median; }
-col_max() { cut -d' ' -f"$2" "$WORK/$1.tsv" | sort -g | tail -n 1; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf "%.2f", a / b }'; }
-mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }'; }
+# --- measurement: measure, median, col_median, ratio, ... (lib.sh) ---------------------------------
 
 say "# podcli playback benchmark, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load before: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -5,21 +5,30 @@ import Synchronization
 /// control socket) to the one thread that plays. Posting never blocks; the player collects them
 /// between two writes, or waits for one while paused.
 public final class CommandQueue: Sendable {
-    private let pending = Mutex<[PlayerCommand]>([])
+    private struct State {
+        var pending: [PlayerCommand] = []
+        /// The player sleeps on `arrived`: a post must wake it.
+        var isWaiting = false
+    }
+
+    private let state = Mutex(State())
     private let arrived = DispatchSemaphore(value: 0)
 
     public init() {}
 
     public func post(_ command: PlayerCommand) {
-        pending.withLock { $0.append(command) }
-        arrived.signal()
+        let wake = state.withLock { state in
+            state.pending.append(command)
+            return state.isWaiting
+        }
+        if wake { arrived.signal() }
     }
 
     /// True when a command waiting to be taken stops the player (quit, a signal): for waits
     /// outside the player's loop, such as a stream that has not arrived yet.
     public var isStopPending: Bool {
-        pending.withLock { pending in
-            pending.contains {
+        state.withLock { state in
+            state.pending.contains {
                 switch $0 {
                 case .quit, .signal: return true
                 default: return false
@@ -30,14 +39,28 @@ public final class CommandQueue: Sendable {
 
     /// The commands posted so far, oldest first; when there are none, waits up to `timeout`
     /// seconds for one (0: does not wait).
+    ///
+    /// Called between two writes, it makes no system call: only a wait touches the semaphore.
+    /// (Draining it with `wait(timeout: .now())` at every call, as this once did, is a futex wait
+    /// with a deadline libdispatch converts to the realtime clock: on a VM whose clocks drift,
+    /// each one slept about 0.5 ms, and an hour decoded at full speed took twice the CPU.)
     public func take(waitingUpTo timeout: Double = 0) -> [PlayerCommand] {
-        if pending.withLock({ $0.isEmpty }) && timeout > 0 { _ = arrived.wait(timeout: .now() + timeout) }
-        // Each post signalled once: take the signals with the commands, so a later wait does not
-        // wake for commands already taken.
-        while arrived.wait(timeout: .now()) == .success {}
-        return pending.withLock { pending in
-            defer { pending.removeAll() }
-            return pending
+        let mustWait =
+            timeout > 0
+            && state.withLock { state in
+                guard state.pending.isEmpty else { return false }
+                state.isWaiting = true
+                return true
+            }
+        if mustWait {
+            _ = arrived.wait(timeout: .now() + timeout)
+            // A post between the timeout and here signalled after all: the next wait returns at
+            // once, one spurious wake, which costs the player one turn of its loop.
+            state.withLock { $0.isWaiting = false }
+        }
+        return state.withLock { state in
+            defer { state.pending.removeAll() }
+            return state.pending
         }
     }
 }

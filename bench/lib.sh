@@ -1,0 +1,42 @@
+# Shared by the benchmarks (sourced): the report, podcli's build, and measuring a command.
+# Expects BENCH_DIR, PACKAGE, SCRATCH_PATH, WORK, REPORT and die() to be set by the script.
+
+# say TEXT: a line on stdout and in the report.
+say() { printf '%s\n' "$*" | tee -a "$REPORT"; }
+
+# build_podcli: sets PODCLI to a release build (into SCRATCH_PATH) unless it names one already.
+build_podcli() {
+    if [[ -z ${PODCLI:-} ]]; then
+        echo "building podcli (release, scratch path $SCRATCH_PATH)..." >&2
+        swift build -c release --product podcli --scratch-path "$SCRATCH_PATH" --package-path "$PACKAGE" >&2
+        PODCLI=$(swift build -c release --scratch-path "$SCRATCH_PATH" --package-path "$PACKAGE" --show-bin-path)/podcli
+    fi
+    [[ -x $PODCLI ]] || die "no podcli at $PODCLI"
+}
+
+# Wall and CPU (user + sys) from bash's `time` (ms resolution), peak RSS from GNU time's %M
+# (KiB), both from the same wait4. Every contender runs under exactly one GNU time.
+TIMEFORMAT='%3R %3U %3S'
+
+# measure NAME CMD...: runs CMD (stdout to $WORK/NAME.out); appends "wall cpu rss user sys" to
+# $WORK/NAME.tsv and prints the raw line to the report (names padded to MEASURE_WIDTH).
+measure() {
+    local name=$1
+    shift
+    local bt=$WORK/$name.bashtime gt=$WORK/$name.gnutime
+    if ! { time /usr/bin/time -f '%e %U %S %M' -o "$gt" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"; } 2>"$bt"; then
+        die "$name failed: $(tail -n 5 "$WORK/$name.err")"
+    fi
+    local wall user sys rss
+    read -r wall user sys <"$bt"
+    rss=$(awk '{ print $4 }' "$gt")
+    printf '%s %s %s %s %s\n' "$wall" "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')" "$rss" \
+        "$user" "$sys" >>"$WORK/$name.tsv"
+    say "  $(printf "%-${MEASURE_WIDTH:-16}s" "$name") wall $wall user $user sys $sys rss $rss KiB   [gnu: $(cat "$gt")]"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+col_median() { cut -d' ' -f"$2" "$WORK/$1.tsv" | median; }
+col_max() { cut -d' ' -f"$2" "$WORK/$1.tsv" | sort -g | tail -n 1; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf "%.2f", a / b }'; }
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }'; }
