@@ -118,6 +118,11 @@ final class Synchronizer: Sendable {
                 progress.print("Deleted #\(episode.id) \(episode.title): \(deletion.reason)")
             } catch StoreError.busy {
                 continue  // being played or downloaded right now: the next run looks again
+            } catch let error as StoreError {
+                // A directory that cannot be deleted (permissions) must not stop the rest; a
+                // database that fails would fail the rest too.
+                guard case .io = error else { throw error }
+                fail("#\(episode.id) \(episode.title)", "not deleted: \(error)", .storage)
             }
         }
     }
