@@ -81,13 +81,7 @@ extension Library {
                     SQLValue(feed.id),
                 ])
         case .failed(let message):
-            try database.run(
-                "UPDATE feeds SET last_error = ?, failures = failures + 1 WHERE id = ?",
-                [.text(message), SQLValue(feed.id)])
-            let failures = (try self.feed(id: feed.id)?.failures) ?? 1
-            try database.run(
-                "UPDATE feeds SET retry_at = ? WHERE id = ?",
-                [SQLValue(Library.backoff(afterFailures: failures).map { Library.now + $0 }), SQLValue(feed.id)])
+            try countFailure(message, in: "feeds", id: feed.id)
         }
     }
 

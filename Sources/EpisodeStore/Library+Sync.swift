@@ -88,15 +88,25 @@ extension Library {
     /// A download that failed: the episode is `failed`, with the reason `podcli list` shows, and
     /// after repeated failures left alone by sync for a while.
     public func recordFailure(_ message: String, of episode: Episode) throws(StoreError) {
-        try database.run(
-            "UPDATE episodes SET state = 'failed', last_error = ?, failures = failures + 1 WHERE id = ?",
-            [.text(message), SQLValue(episode.id)])
-        let failures =
-            try database.rows("SELECT failures FROM episodes WHERE id = ?", [SQLValue(episode.id)])
-            .first?.int(0) ?? 1
-        try database.run(
-            "UPDATE episodes SET retry_at = ? WHERE id = ?",
-            [SQLValue(Library.backoff(afterFailures: Int(failures)).map { Library.now + $0 }), SQLValue(episode.id)])
+        try countFailure(message, in: "episodes", id: episode.id, setting: "state = 'failed'")
+    }
+
+    /// One more failure in a row of the feed or episode `id` (`table` is `feeds` or `episodes`):
+    /// its `last_error`, its `failures`, and `retry_at`, when sync may try it again; `setting`
+    /// adds an assignment of the table's own.
+    func countFailure(_ message: String, in table: String, id: Int, setting: String? = nil) throws(StoreError) {
+        try transaction { () throws(StoreError) in
+            let failures =
+                try database.rows(
+                    """
+                    UPDATE \(table) SET \(setting.map { $0 + ", " } ?? "")last_error = ?, failures = failures + 1
+                    WHERE id = ? RETURNING failures
+                    """, [.text(message), SQLValue(id)]
+                ).first?.int(0).map(Int.init) ?? 1
+            try database.run(
+                "UPDATE \(table) SET retry_at = ? WHERE id = ?",
+                [SQLValue(Library.backoff(afterFailures: failures).map { Library.now + $0 }), SQLValue(id)])
+        }
     }
 
     /// How long sync leaves a feed or an episode alone after `failures` attempts failed in a row:

@@ -51,7 +51,6 @@ struct SyncPlan: Equatable {
         episodes: [EpisodeStatus], policy: (Int) -> EpisodePolicy, settings: SyncSettings, disk: Disk, now: Int
     ) {
         var wanted: [EpisodeStatus] = []
-        var deletedBytes = 0
         var byFeed: [Int: [EpisodeStatus]] = [:]
         for episode in episodes {
             if let feedID = episode.feedID {
@@ -96,7 +95,7 @@ struct SyncPlan: Equatable {
             // A download cut short is finished even when policy would not start it now.
             wanted += keepers.dropFirst(kept.count).filter { !$0.isDownloaded && $0.state == .downloading }
         }
-        deletedBytes = deletions.reduce(0) { $0 + $1.bytes }
+        let deletedBytes = deletions.reduce(0) { $0 + $1.bytes }
         waiting = wanted.filter { ($0.retryAt ?? 0) > now }.map(\.id)
         wanted.removeAll { ($0.retryAt ?? 0) > now }
         wanted.sort { ($0.sortDate, -$0.id) > ($1.sortDate, -$1.id) }

@@ -40,18 +40,13 @@ final class Synchronizer: Sendable {
             output.note(
                 "\(section.location): [feed \"\(section.name)\"] names no subscription (its title, URL or number)")
         }
-        var due: [Feed] = []
-        for feed in feeds {
-            if let retryAt = feed.retryAt, retryAt > now {
-                report.withLock { $0.backingOff.append(feed.title) }
-            } else {
-                due.append(feed)
-            }
-        }
+        let due = feeds.filter { ($0.retryAt ?? 0) <= now }
+        report.withLock { $0.backingOff = feeds.count - due.count }
         refresh(due)
+        // Each feed's policy once: the plan asks for it per feed and per download.
+        let policies = Dictionary(uniqueKeysWithValues: feeds.map { ($0.id, config.policy(for: $0)) })
         let plan = SyncPlan(
-            episodes: try library.episodeStatuses(),
-            policy: { [feeds, config] id in feeds.first { $0.id == id }.map(config.policy(for:)) ?? config.policy },
+            episodes: try library.episodeStatuses(), policy: { [config] id in policies[id] ?? config.policy },
             settings: config.sync,
             disk: SyncPlan.Disk(
                 recorded: try library.recordedBytes(), free: DownloadLimits.freeBytes(at: library.episodesDirectory)),
@@ -198,7 +193,7 @@ struct SyncReport: Sendable {
     var feedsChecked = 0
     var feedsFailed = 0
     /// Feeds left alone after repeated failures.
-    var backingOff: [String] = []
+    var backingOff = 0
     var newEpisodes = 0
     var downloaded: [Downloaded] = []
     var deleted = 0
@@ -219,7 +214,7 @@ struct SyncReport: Sendable {
             "\(deleted) deleted" + (deleted == 0 ? "" : " (\(Formatting.bytes(deletedBytes)))"),
         ]
         if skipped > 0 { parts.append("\(skipped) skipped by policy") }
-        if !backingOff.isEmpty { parts.append(Formatting.count(backingOff.count, "feed") + " backing off") }
+        if backingOff > 0 { parts.append(Formatting.count(backingOff, "feed") + " backing off") }
         if waiting > 0 { parts.append(Formatting.count(waiting, "download") + " backing off") }
         let downloadFailures = failures.count - feedsFailed
         if downloadFailures > 0 { parts.append(Formatting.count(downloadFailures, "download") + " failed") }
