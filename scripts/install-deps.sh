@@ -27,6 +27,9 @@ packages=(
     # bench/playback.sh: sox synthesizes an hour of sound, lame encodes it (CBR and VBR);
     # GNU time measures CPU and peak RSS
     sox lame time
+    # bench/scale.sh: nginx serves the generated feeds on loopback; the sqlite3 CLI and newsboat
+    # are the peers podcli's listing, search and refresh are timed against
+    nginx-light sqlite3 newsboat
 )
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }

@@ -6,7 +6,7 @@ import CSQLite
 /// on, and a busy timeout instead of failing at once while another process writes.
 /// Not `Sendable`: podcli uses one connection on one thread.
 public final class Database {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
     public let path: String
 
@@ -25,6 +25,7 @@ public final class Database {
         self.path = path
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_handler(connection, waitWhileBusy, UnsafeMutableRawPointer(bitPattern: Int(milliseconds)))
+        try defineSearchText()
         try execute("PRAGMA foreign_keys = ON")
         try useWAL(waitingUpTo: milliseconds)
         try execute("PRAGMA synchronous = NORMAL")
@@ -80,6 +81,15 @@ public final class Database {
     /// Runs one query with `values` bound and returns its rows.
     public func rows(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) -> [Row] {
         try cachedStatement(sql).rows(values)
+    }
+
+    /// Runs one query with `values` bound, handing each row to `body` as SQLite reads it, so a
+    /// listing of any length holds one row at a time; `body` returns false to stop early.
+    ///
+    /// The statement is prepared for this call (not taken from the cache), so `body` may run
+    /// other statements, even this same query.
+    public func forEachRow(_ sql: String, _ values: [SQLValue] = [], _ body: (Row) -> Bool) throws(StoreError) {
+        try Statement(connection: handle, sql: sql).forEachRow(values, body)
     }
 
     /// The rowid of the last INSERT on this connection.

@@ -44,12 +44,16 @@ public struct Episode: Equatable, Sendable {
     /// Why the last download failed; nil after a success.
     public let lastError: String?
 
+    /// What a query of whole episodes selects, from `episodes` joined to `texts` (`withTexts`).
     static let columns = """
         episodes.id, uuid, feed_id, episodes.title, source_url, state, episodes.protection, validator, created_at,
         downloaded_at, guid, published_at, sort_date, duration_ms, enclosure_length, episodes.link,
-        episodes.description, episodes.image_url, episode_number, season_number, episode_type, chapters, chapters_url,
-        transcripts, persons, in_feed, is_new, kept, removed_at, episodes.last_error
+        texts.description, episodes.image_url, episode_number, season_number, episode_type, texts.chapters,
+        chapters_url, texts.transcripts, texts.persons, in_feed, is_new, kept, removed_at, episodes.last_error
         """
+
+    /// The join that brings an episode's long texts (kept in a table of their own) to `columns`.
+    static let withTexts = "LEFT JOIN episode_texts AS texts ON texts.episode_id = episodes.id"
 
     /// How many values `columns` selects: a query's own columns follow them.
     static let columnCount = 30

@@ -15,7 +15,7 @@ extension Library {
     }
 
     public func episode(id: Int) throws(StoreError) -> Episode? {
-        try database.rows("SELECT \(Episode.columns) FROM episodes WHERE id = ?", [SQLValue(id)]).first.map(
+        try database.rows("SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) WHERE id = ?", [SQLValue(id)]).first.map(
             Episode.init)
     }
 
@@ -24,7 +24,7 @@ extension Library {
     public func episode(sourceURL: String) throws(StoreError) -> Episode? {
         try database.rows(
             """
-            SELECT \(Episode.columns) FROM episodes WHERE source_url = ?
+            SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) WHERE source_url = ?
             ORDER BY state = 'downloaded' DESC, id DESC LIMIT 1
             """, [.text(sourceURL)]
         ).first.map(Episode.init)
@@ -32,7 +32,7 @@ extension Library {
 
     /// Every episode, oldest first.
     public func episodes() throws(StoreError) -> [Episode] {
-        try database.rows("SELECT \(Episode.columns) FROM episodes ORDER BY id").map(Episode.init)
+        try database.rows("SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) ORDER BY id").map(Episode.init)
     }
 
     /// The episode a user means by `reference`: its number, or a unique prefix of its UUID.
@@ -44,7 +44,7 @@ extension Library {
             throw .episodeNotFound(reference)
         }
         let matches = try database.rows(
-            "SELECT \(Episode.columns) FROM episodes WHERE substr(uuid, 1, ?) = ? LIMIT 2",
+            "SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) WHERE substr(uuid, 1, ?) = ? LIMIT 2",
             [SQLValue(prefix.count), .text(prefix)])
         switch matches.count {
         case 0: throw .episodeNotFound(reference)

@@ -125,12 +125,13 @@ extension Library {
     /// Every subscription with its counts, by title.
     public func feeds() throws(StoreError) -> [FeedSummary] { try summaries(id: nil) }
 
-    /// Subscriptions with their counts: all of them, or the one numbered `id`.
+    /// Subscriptions with their counts: all of them, or the one numbered `id`. The episodes are
+    /// counted as they come and go (schema 5's triggers); the new and the downloaded, which are
+    /// few, through the partial indexes that hold only them.
     private func summaries(id: Int?) throws(StoreError) -> [FeedSummary] {
         try database.rows(
             """
-            SELECT \(Feed.columns),
-                (SELECT count(*) FROM episodes WHERE feed_id = feeds.id),
+            SELECT \(Feed.columns), episode_count,
                 (SELECT count(*) FROM episodes LEFT JOIN playback_state ON episode_id = episodes.id
                     WHERE feed_id = feeds.id AND is_new = 1 AND coalesce(played, 0) = 0),
                 (SELECT count(*) FROM episodes WHERE feed_id = feeds.id AND state = 'downloaded')
@@ -151,7 +152,7 @@ extension Library {
     @discardableResult
     public func unsubscribe(_ feed: Feed, deleteFiles: Bool) throws(StoreError) -> Int {
         let episodes = try database.rows(
-            "SELECT \(Episode.columns) FROM episodes WHERE feed_id = ?", [SQLValue(feed.id)]
+            "SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) WHERE feed_id = ?", [SQLValue(feed.id)]
         ).map(Episode.init)
         var withFiles: [Episode] = []
         for episode in episodes where try !files(of: episode).isEmpty || FileSystem.exists(directory(of: episode)) {
@@ -239,8 +240,10 @@ extension Library {
         var dateAbove = now
         for (item, match) in zip(distinct, matches) {
             if let published = item.publishedAt { dateAbove = min(published, now) } else { dateAbove -= 1 }
-            if let id = match {
-                try database.run(Self.updateEpisodeSQL, Self.values(of: item) + [SQLValue(feedID), .integer(id)])
+            let id: Int
+            if let match {
+                id = Int(match)
+                try database.run(Self.updateEpisodeSQL, Self.values(of: item) + [SQLValue(feedID), SQLValue(id)])
                 summary.matched += 1
             } else {
                 try database.run(
@@ -249,9 +252,11 @@ extension Library {
                         .text(EpisodeUUID.make()), SQLValue(feedID), .text(protection.rawValue),
                         SQLValue(now), SQLValue(item.publishedAt ?? dateAbove), SQLValue(markNew ? 1 : 0),
                     ])
+                id = database.lastInsertedRowID
                 summary.added += 1
-                if markNew { summary.newEpisodeIDs.append(database.lastInsertedRowID) }
+                if markNew { summary.newEpisodeIDs.append(id) }
             }
+            try database.run(Self.upsertTextsSQL, [SQLValue(id)] + Self.texts(of: item))
         }
         for id in known.unclaimed {
             try database.run(
@@ -264,30 +269,46 @@ extension Library {
 
     private static let metadataColumns = """
         title, source_url, media_key, guid, published_at, duration_ms, enclosure_length, enclosure_type, link,
-        description, image_url, episode_number, season_number, episode_type, explicit, chapters, chapters_url,
-        transcripts, persons
+        image_url, episode_number, season_number, episode_type, explicit, chapters_url
         """
 
     private static let updateEpisodeSQL = """
-        UPDATE episodes SET (\(metadataColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+        UPDATE episodes SET (\(metadataColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
             in_feed = 1, sort_date = coalesce(?5, sort_date), feed_id = ?
         WHERE id = ?
         """
 
     private static let insertEpisodeSQL = """
         INSERT INTO episodes (\(metadataColumns), uuid, feed_id, protection, created_at, sort_date, is_new, state)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'new')
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'new')
+        """
+
+    /// An episode's long texts, in their own table: a row only for an episode that has one, and
+    /// written only when one changed (a refresh rewrites every episode; the search index is
+    /// touched only for a new description).
+    private static let upsertTextsSQL = """
+        INSERT INTO episode_texts (episode_id, description, chapters, transcripts, persons)
+        SELECT ?1, ?2, ?3, ?4, ?5
+        WHERE coalesce(?2, ?3, ?4, ?5) IS NOT NULL OR EXISTS (SELECT 1 FROM episode_texts WHERE episode_id = ?1)
+        ON CONFLICT (episode_id) DO UPDATE SET
+            description = excluded.description, chapters = excluded.chapters, transcripts = excluded.transcripts,
+            persons = excluded.persons
+        WHERE (description, chapters, transcripts, persons)
+            IS NOT (excluded.description, excluded.chapters, excluded.transcripts, excluded.persons)
         """
 
     private static func values(of item: EpisodeMetadata) -> [SQLValue] {
         [
             .text(item.title), .text(item.sourceURL), .text(item.mediaKey), SQLValue(item.guid),
             SQLValue(item.publishedAt), SQLValue(item.durationMilliseconds), SQLValue(item.enclosureLength),
-            SQLValue(item.enclosureType), SQLValue(item.link), SQLValue(item.description), SQLValue(item.imageURL),
+            SQLValue(item.enclosureType), SQLValue(item.link), SQLValue(item.imageURL),
             SQLValue(item.episodeNumber), SQLValue(item.seasonNumber), SQLValue(item.episodeType),
-            SQLValue(item.explicit.map { $0 ? 1 : 0 }), SQLValue(item.chaptersJSON), SQLValue(item.chaptersURL),
-            SQLValue(item.transcriptsJSON), SQLValue(item.personsJSON),
+            SQLValue(item.explicit.map { $0 ? 1 : 0 }), SQLValue(item.chaptersURL),
         ]
+    }
+
+    private static func texts(of item: EpisodeMetadata) -> [SQLValue] {
+        [SQLValue(item.description), SQLValue(item.chaptersJSON), SQLValue(item.transcriptsJSON), SQLValue(item.personsJSON)]
     }
 }
 
@@ -339,76 +360,11 @@ private struct KnownEpisodes {
     private static func titleKey(_ title: String, _ date: Int) -> String { "\(date)\u{1}\(title)" }
 }
 
-/// Which episodes `podcli list` shows.
-public struct EpisodeFilter: Sendable {
-    public var feedID: Int?
-    /// New and not yet played.
-    public var onlyNew = false
-    public var onlyDownloaded = false
-    public var onlyPlayed = false
-    /// Text the title or description contains (ignoring case).
-    public var search: String?
-
-    public init() {}
-}
-
-/// An episode with what a listing shows beside it, read in one query.
-public struct EpisodeListing: Sendable {
-    public let episode: Episode
-    public let feedTitle: String?
-    public let fileSize: Int?
-    public let played: Bool
-    public let positionMilliseconds: Int
-
-    /// What a listing selects, from `episodes` joined to what `init(row:)` reads beside each.
-    static let select = """
-        SELECT \(Episode.columns), feeds.title, (SELECT sum(size) FROM files WHERE episode_id = episodes.id),
-            coalesce(playback.played, 0), coalesce(playback.position_ms, 0)
-        FROM episodes
-        LEFT JOIN feeds ON feeds.id = episodes.feed_id
-        LEFT JOIN playback_state AS playback ON playback.episode_id = episodes.id
-        """
-
-    /// A row of `select`.
-    init(row: Row) {
-        episode = Episode(row: row)
-        let first = Episode.columnCount
-        feedTitle = row.string(first)
-        fileSize = row.int(first + 1).map(Int.init)
-        played = row.int(first + 2) == 1
-        positionMilliseconds = Int(row.int(first + 3) ?? 0)
-    }
-}
 
 extension Library {
-    /// The episodes `filter` selects, newest first.
-    public func listing(_ filter: EpisodeFilter) throws(StoreError) -> [EpisodeListing] {
-        let pattern = filter.search.map { "%" + Self.escapeLike($0.lowercased()) + "%" }
-        return try database.rows(
-            """
-            \(EpisodeListing.select)
-            WHERE (?1 IS NULL OR episodes.feed_id = ?1)
-                AND (?2 = 0 OR (is_new = 1 AND coalesce(playback.played, 0) = 0))
-                AND (?3 = 0 OR state = 'downloaded')
-                AND (?4 = 0 OR playback.played = 1)
-                AND (?5 IS NULL OR lower(episodes.title) LIKE ?5 ESCAPE '\\'
-                    OR lower(coalesce(episodes.description, '')) LIKE ?5 ESCAPE '\\')
-            ORDER BY sort_date DESC, episodes.id ASC
-            """,
-            [
-                SQLValue(filter.feedID), SQLValue(filter.onlyNew ? 1 : 0), SQLValue(filter.onlyDownloaded ? 1 : 0),
-                SQLValue(filter.onlyPlayed ? 1 : 0), SQLValue(pattern),
-            ]
-        ).map(EpisodeListing.init)
-    }
-
-    private static func escapeLike(_ text: String) -> String {
-        text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
-    }
-
     /// `text` for comparing without case, as Foundation's case-insensitive comparisons did:
     /// uppercasing first folds "ß" to "ss", "ς" to "σ" and "ﬁ" to "fi" as they do.
-    private static func caseFolded(_ text: String) -> String {
+    fileprivate static func caseFolded(_ text: String) -> String {
         text.uppercased().lowercased()
     }
 }

@@ -3,7 +3,7 @@ extension Library {
     public func queue() throws(StoreError) -> [Episode] {
         try database.rows(
             """
-            SELECT \(Episode.columns) FROM queue JOIN episodes ON episodes.id = queue.episode_id
+            SELECT \(Episode.columns) FROM queue JOIN episodes ON episodes.id = queue.episode_id \(Episode.withTexts)
             ORDER BY queue.ordinal, queue.episode_id
             """
         ).map(Episode.init)
@@ -13,8 +13,8 @@ extension Library {
     public func queueListing() throws(StoreError) -> [EpisodeListing] {
         try database.rows(
             """
-            \(EpisodeListing.select)
-            JOIN queue ON queue.episode_id = episodes.id
+            SELECT \(EpisodeListing.columns) FROM queue JOIN episodes ON episodes.id = queue.episode_id
+            \(EpisodeListing.feedJoin) \(EpisodeListing.playbackJoin)
             ORDER BY queue.ordinal, queue.episode_id
             """
         ).map(EpisodeListing.init)

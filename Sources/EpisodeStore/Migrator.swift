@@ -4,13 +4,28 @@
 /// build time. The schema version is SQLite's `user_version`: migration N sets it to N in the same
 /// IMMEDIATE transaction as its own statements, so a migration is applied whole or not at all,
 /// and once: processes opening the library together each check the version under the lock.
+///
+/// A migration that rebuilds a table (SQLite's 12-step ALTER TABLE recipe,
+/// https://www.sqlite.org/lang_altertable.html#otheralter) starts with the line
+/// `-- podcli: foreign keys off`. Dropping the old table would otherwise delete, through
+/// `ON DELETE CASCADE`, every row that refers to it (files, positions, the queue). The migrator
+/// then takes the recipe's steps 1, 10 and 12: foreign keys off before the transaction (SQLite
+/// ignores the pragma inside one), `PRAGMA foreign_key_check` before the commit (a violation
+/// rolls the step back), and foreign keys on again afterwards, whether the step committed, rolled
+/// back or failed.
 public struct Migrator: Sendable {
     /// One schema step.
     public struct Migration: Sendable {
         public let version: Int
         public let name: String
         let sql: String
+
+        /// The first line says the step rebuilds a table and needs foreign keys off.
+        var rebuildsTables: Bool { sql.hasPrefix(Migrator.foreignKeysOff + "\n") }
     }
+
+    /// The first line of a migration that needs foreign keys off (see the type's comment).
+    static let foreignKeysOff = "-- podcli: foreign keys off"
 
     public let migrations: [Migration]
 
@@ -47,11 +62,18 @@ public struct Migrator: Sendable {
         }
         for migration in migrations where migration.version > current && migration.version <= target {
             do {
+                if migration.rebuildsTables { try database.execute("PRAGMA foreign_keys = OFF") }
+                defer { if migration.rebuildsTables { try? database.execute("PRAGMA foreign_keys = ON") } }
                 try database.inTransaction {
                     // Another podcli opening the same new library may have applied this step
                     // since the version was read: the IMMEDIATE lock makes this reading final.
                     guard try version(of: database) < migration.version else { return .rollback }
                     try database.execute(migration.sql)
+                    if migration.rebuildsTables, let broken = try database.rows("PRAGMA foreign_key_check").first {
+                        throw StoreError.migrationFailed(
+                            name: migration.name,
+                            message: "a row of \(broken.string(0) ?? "?") refers to a missing row of \(broken.string(2) ?? "?")")
+                    }
                     // PRAGMA takes no bound parameters; the version is our own integer.
                     try database.execute("PRAGMA user_version = \(migration.version)")
                     return .commit

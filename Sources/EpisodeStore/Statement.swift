@@ -49,11 +49,22 @@ public final class Statement {
 
     /// Runs the statement to completion with `values` bound, returning every row.
     func rows(_ values: [SQLValue]) throws(StoreError) -> [Row] {
+        var rows: [Row] = []
+        try forEachRow(values) { row in
+            rows.append(row)
+            return true
+        }
+        return rows
+    }
+
+    /// Runs the statement with `values` bound, handing each row to `body` as it is read, until
+    /// the rows end or `body` returns false.
+    func forEachRow(_ values: [SQLValue], _ body: (Row) -> Bool) throws(StoreError) {
         try bind(values)
         defer { sqlite3_reset(handle) }
-        var rows: [Row] = []
-        while try step() { rows.append(currentRow()) }
-        return rows
+        while try step() {
+            guard body(currentRow()) else { return }
+        }
     }
 
     private func currentRow() -> Row {

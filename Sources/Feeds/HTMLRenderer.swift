@@ -1,3 +1,5 @@
+import Strings
+
 /// One pass over an HTML description's bytes, writing `PlainText`'s output.
 ///
 /// Separators are held back (`pendingSpace`, `pendingBreaks`) and written only before the next

@@ -117,7 +117,7 @@ import Testing
         try library.enqueue([episodes[1], episodes[0]])
         try library.setPlaybackState(PlaybackState(positionMilliseconds: 5_000, played: true), of: episodes[0])
         let listing = try library.queueListing()
-        #expect(listing.map(\.episode) == [episodes[1], episodes[0]])
+        #expect(listing.map(\.id) == [episodes[1].id, episodes[0].id])
         #expect(listing.map(\.played) == [false, true])
         #expect(listing.map(\.positionMilliseconds) == [0, 5_000])
         #expect(listing.allSatisfy { $0.feedTitle == nil && $0.fileSize == nil })

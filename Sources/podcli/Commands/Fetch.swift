@@ -140,10 +140,11 @@ enum Fetch: Command {
         if let count {
             var filter = EpisodeFilter()
             filter.feedID = feed.id
-            let waiting = try library.listing(filter).map(\.episode).filter { $0.state != .downloaded }
+            let waiting = try library.listing(filter).filter { $0.state != .downloaded }
             let chosen = count.limit.map { Array(waiting.prefix($0)) } ?? waiting
             let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: output)
-            for episode in chosen {
+            for listed in chosen {
+                guard let episode = try library.episode(id: listed.id) else { continue }
                 let file = try fetcher.fetch(episode)
                 output.print("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size)))")
             }

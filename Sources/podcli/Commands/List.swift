@@ -1,22 +1,40 @@
 import Arguments
 import EpisodeStore
 
-/// `podcli list [FEED]`: the episodes podcli knows, newest first, one line each.
+/// `podcli list [FEED]`: the episodes podcli knows, newest first, one line each, a page at a time.
 enum List: Command {
     static let feed = Positional(
         "feed", help: "Only this feed's episodes: its number, URL, or a unique part of its title.", isOptional: true)
     static let search = Option(
-        "search", short: "s", valueName: "text", help: "Only episodes whose title or description contains <text>.")
+        "search", short: "s", valueName: "text",
+        help: """
+            Only episodes whose title, podcast name or description has every word of <text> (or a word \
+            beginning with it), best match first. Case and accents do not matter.
+            """)
+    static let limit = Option(
+        "limit", short: "n", valueName: "count", help: "Show at most <count> episodes (default: \(pageSize)).")
+    static let offset = Option(
+        "offset", valueName: "count", help: "Skip the first <count> episodes: --offset \(pageSize) is the second page.")
+    static let all = Flag("all", short: "a", help: "Show every episode that matches, not a page.")
     static let new = Flag("new", help: "Only new episodes (not yet played).")
     static let downloaded = Flag("downloaded", help: "Only downloaded episodes.")
     static let played = Flag("played", help: "Only played episodes.")
     static let json = Flag("json", help: "Print the episodes as a JSON array.")
 
     static let spec = CommandSpec(
-        name: "list", abstract: "List episodes, newest first.", positionals: [feed], options: [search],
-        flags: [new, downloaded, played, json])
+        name: "list", abstract: "List episodes, newest first, \(pageSize) at a time.",
+        discussion: """
+            A page ends with a line on stderr saying how many more episodes match; --offset shows the \
+            next page and --all every one. Lines are printed as they are read, so 'list --all | head' \
+            stops early.
+            """,
+        positionals: [feed], options: [search, limit, offset], flags: [all, new, downloaded, played, json])
+
+    /// What a page holds unless told otherwise.
+    static let pageSize = 50
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let page = try Self.page(arguments)
         let library = try context.library()
         var filter = EpisodeFilter()
         if let reference = arguments[feed] { filter.feedID = try library.feed(matching: reference).id }
@@ -24,111 +42,79 @@ enum List: Command {
         filter.onlyDownloaded = arguments[downloaded]
         filter.onlyPlayed = arguments[played]
         filter.search = arguments[search]
-        let listings = try library.listing(filter)
+
+        var shown = 0
         if arguments[json] {
-            context.output.print(try EpisodeReport.json(listings.map(EpisodeLine.init)), always: true)
-            return
+            var out = StdoutBuffer(output: context.output, always: true)
+            out.write("[\n")
+            try library.forEachListing(filter, page: page) { listing in
+                // One document per episode, laid out as JSONEncoder lays out an array of them.
+                let object = (try? EpisodeReport.json(EpisodeLine(listing))) ?? "{}"
+                out.write((shown == 0 ? "" : ",\n") + "  " + object.replacing("\n", with: "\n  "))
+                shown += 1
+                return true
+            }
+            out.write("\n]\n")
+            out.flush()
+        } else {
+            var out = StdoutBuffer(output: context.output)
+            var table = ListingTable(acrossFeeds: filter.feedID == nil)
+            var failure: Error?
+            try library.forEachListing(filter, page: page) { listing in
+                do {
+                    try table.add(listing, bounds: { try bounds(of: library) }) { out.print($0) }
+                } catch {
+                    failure = error
+                    return false
+                }
+                shown += 1
+                return true
+            }
+            if let failure { throw failure }
+            table.finish { out.print($0) }
+            out.flush()
         }
-        guard !listings.isEmpty else {
-            let filtered =
-                filter.feedID != nil || filter.onlyNew || filter.onlyDownloaded || filter.onlyPlayed
-                || filter.search != nil
-            context.output.note(
-                filtered
+        try note(shown: shown, page: page, filter: filter, library: library, output: context.output)
+    }
+
+    /// The page the options ask for.
+    /// - Throws: `UsageError` for a count that is not a number, or `--all` with `--limit`.
+    private static func page(_ arguments: ParsedArguments) throws(UsageError) -> ListingPage {
+        let count = try arguments.value(limit, as: "a positive number") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        let skip = try arguments.value(offset, as: "a number, 0 or more") { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
+        if arguments[all] && count != nil { throw .conflicting("--all and --limit cannot be used together.") }
+        return ListingPage(offset: skip ?? 0, limit: arguments[all] ? nil : count ?? pageSize)
+    }
+
+    /// The line on stderr after the listing: what was not shown and how to see it, or why
+    /// nothing was.
+    private static func note(
+        shown: Int, page: ListingPage, filter: EpisodeFilter, library: Library, output: Output
+    ) throws {
+        if shown == 0 && page.offset == 0 {
+            output.note(
+                filter.isFiltered
                     ? "No episodes match."
                     : "No episodes yet: 'podcli fetch URL' subscribes to a feed or downloads one.")
             return
         }
-        let showFeed = filter.feedID == nil && listings.contains { $0.feedTitle != nil }
-        let rows = listings.map { listing in
-            let line = EpisodeLine(listing)
-            var row = [
-                "\(line.id)", Formatting.day(listing.episode.sortDate), line.status,
-                line.duration.map { Formatting.duration(seconds: Int($0)) } ?? "-",
-                line.size.map(Formatting.bytes) ?? "-",
-            ]
-            if showFeed { row.append(line.feed ?? "-") }
-            row.append(line.title + (line.error.map { "  (download failed: \($0))" } ?? ""))
-            return row
-        }
-        let header = ["ID", "DATE", "STATE", "LENGTH", "SIZE"] + (showFeed ? ["FEED"] : []) + ["TITLE"]
-        for line in Table(header: header, rows: rows).lines {
-            context.output.print(line)
+        guard let limit = page.limit, shown == limit || shown == 0 else { return }
+        let total = try library.count(filter)
+        let more = total - page.offset - shown
+        if shown == 0 {
+            output.note("Nothing past --offset \(page.offset): \(Formatting.count(total, "episode")) in all.")
+        } else if more > 0 {
+            let next = page.offset + shown
+            output.note(
+                "\(Formatting.count(more, "more episode")) "
+                    + "(add --offset \(next) for the next \(min(more, limit)), --all for every one)")
         }
     }
-}
 
-/// One episode of `list --json`: what the table shows, with numbers left as numbers.
-struct EpisodeLine: Encodable {
-    let id: Int
-    let uuid: String
-    let feedID: Int?
-    let feed: String?
-    let title: String
-    /// The download state ("new" means nothing downloaded yet).
-    let state: String
-    /// What the STATE column shows: played, downloaded, new (listed and unheard), ...
-    let status: String
-    let new: Bool
-    let played: Bool
-    /// Seconds into the episode.
-    let position: Double
-    let publishedAt: Int?
-    let duration: Double?
-    let size: Int?
-    let url: String
-    /// Kept from sync's retention (`podcli keep`).
-    let kept: Bool
-    /// Why the last download failed.
-    let error: String?
-
-    enum CodingKeys: String, CodingKey {
-        case id, uuid, feed, title, state, status, new, played, position, duration, size, url, kept, error
-        case feedID = "feed_id"
-        case publishedAt = "published_at"
-    }
-
-    init(_ listing: EpisodeListing) {
-        let episode = listing.episode
-        id = episode.id
-        uuid = episode.uuid
-        feedID = episode.feedID
-        feed = listing.feedTitle
-        title = episode.title
-        state = episode.state.rawValue
-        new = episode.isNew && !listing.played
-        played = listing.played
-        position = Double(listing.positionMilliseconds) / 1000
-        publishedAt = episode.publishedAt
-        duration = episode.durationMilliseconds.map { Double($0) / 1000 }
-        size = listing.fileSize
-        url = episode.sourceURL
-        kept = episode.isKept
-        error = episode.state == .failed ? episode.lastError : nil
-        if episode.removedAt != nil {
-            status = "deleted"
-        } else if played {
-            status = "played"
-        } else if episode.state != .new {
-            status = episode.state.rawValue
-        } else {
-            status = new ? "new" : "-"
-        }
-    }
-}
-
-/// Left-aligned columns separated by two spaces; the last column is not padded.
-struct Table {
-    let header: [String]
-    let rows: [[String]]
-
-    var lines: [String] {
-        let all = [header] + rows
-        let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : Formatting.padded(cell, to: widths[column])
-            }.joined(separator: "  ")
-        }
+    /// What the rows after the first ones may need room for.
+    private static func bounds(of library: Library) throws -> ListingTable.Bounds {
+        ListingTable.Bounds(
+            largestID: try library.largestEpisodeID(),
+            longestFeedTitle: try library.subscriptions().map(\.title.count).max() ?? 0)
     }
 }

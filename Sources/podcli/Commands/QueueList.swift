@@ -19,13 +19,12 @@ enum QueueList: Command {
         }
         let showFeed = listings.contains { $0.feedTitle != nil }
         let rows = listings.map { listing in
-            let episode = listing.episode
             var row = [
-                "\(episode.id)", state(of: episode),
-                episode.durationMilliseconds.map { Formatting.duration(seconds: $0 / 1000) } ?? "-",
+                "\(listing.id)", state(of: listing),
+                listing.durationMilliseconds.map { Formatting.duration(seconds: $0 / 1000) } ?? "-",
             ]
             if showFeed { row.append(listing.feedTitle ?? "-") }
-            row.append(episode.title)
+            row.append(listing.title)
             return row
         }
         let header = ["ID", "STATE", "LENGTH"] + (showFeed ? ["FEED"] : []) + ["TITLE"]
@@ -35,7 +34,7 @@ enum QueueList: Command {
     }
 
     /// Whether the episode can be played now: a queued episode need not be downloaded yet.
-    private static func state(of episode: Episode) -> String {
+    private static func state(of episode: EpisodeListing) -> String {
         switch episode.state {
         case .new, .queued: "not downloaded"
         case .downloading, .downloaded, .failed: episode.state.rawValue

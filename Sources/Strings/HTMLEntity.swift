@@ -4,10 +4,10 @@
 /// dashes, a few symbols); unknown names are left as written, as browsers do. Numbers follow the
 /// HTML standard's fixes: 0x80–0x9F are read as Windows-1252 (feeds written on Windows say
 /// `&#146;` for `’`), and zero, surrogates and numbers past U+10FFFF become U+FFFD.
-enum HTMLEntity: Sendable {
+public enum HTMLEntity: Sendable {
     /// The character referred to at `start` (an `&`) and the index after the reference, or nil if
     /// no reference starts there.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (scalar: Unicode.Scalar, end: Int)? {
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (scalar: Unicode.Scalar, end: Int)? {
         var index = start + 1
         guard index < bytes.count else { return nil }
         if bytes[index] == UInt8(ascii: "#") {

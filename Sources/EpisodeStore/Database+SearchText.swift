@@ -1,0 +1,35 @@
+import CSQLite
+
+extension Database {
+    /// Defines `search_text(description)` on this connection: the words of a description
+    /// (`SearchText`), which the search index of schema 5 is built from and kept in step with by
+    /// triggers. Every podcli connection defines it before the schema is read; a tool that opens
+    /// the file without it can read everything but cannot change an episode's texts.
+    /// - Throws: `StoreError.sqlite` when SQLite refuses the definition.
+    func defineSearchText() throws(StoreError) {
+        // Deterministic (the index's deletes depend on it) and innocuous (no side effects), so
+        // SQLite lets the schema's view and triggers call it.
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        let code = sqlite3_create_function_v2(handle, "search_text", 1, flags, nil, searchText, nil, nil, nil)
+        guard code == SQLITE_OK else { throw Database.error(handle, code, "defining search_text()") }
+    }
+}
+
+/// `search_text(text)`: NULL for NULL, else `SearchText.words(ofHTML:)` of the text.
+private let searchText: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, arguments in
+    guard let argument = arguments?[0], sqlite3_value_type(argument) != SQLITE_NULL,
+        let text = sqlite3_value_text(argument)
+    else {
+        sqlite3_result_null(context)
+        return
+    }
+    let html = String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument))), as: UTF8.self)
+    var words = SearchText.words(ofHTML: html)
+    words.withUTF8 { bytes in
+        guard let start = bytes.baseAddress else { return sqlite3_result_text(context, "", 0, csqlite_transient()) }
+        sqlite3_result_text(
+            context, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+            csqlite_transient())
+    }
+}
