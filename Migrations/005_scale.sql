@@ -5,7 +5,9 @@
 -- description averages more than half of an episode row. A row exists only for an episode with
 -- one of these texts.
 CREATE TABLE episode_texts (
-    episode_id  INTEGER PRIMARY KEY REFERENCES episodes (id) ON DELETE CASCADE,
+    -- Deferred: a new episode's texts are written first, so that the episode's own insert indexes
+    -- it whole (see the search triggers).
+    episode_id  INTEGER PRIMARY KEY REFERENCES episodes (id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
     -- As the feed gives it (often HTML).
     description TEXT,
     -- JSON arrays: Podlove Simple Chapters, podcast:transcript and podcast:person entries.
@@ -87,7 +89,9 @@ CREATE INDEX playback_state_played ON playback_state (episode_id) WHERE played =
 -- How many episodes each feed has, kept by the triggers below instead of counted by `feeds`.
 ALTER TABLE feeds ADD COLUMN episode_count INTEGER NOT NULL DEFAULT 0;
 UPDATE feeds SET episode_count = (SELECT count(*) FROM episodes WHERE feed_id = feeds.id);
-CREATE TRIGGER episodes_count_insert AFTER INSERT ON episodes WHEN new.feed_id IS NOT NULL BEGIN
+-- (The merge of a feed document counts the episodes it adds itself: see below.)
+CREATE TRIGGER episodes_count_insert AFTER INSERT ON episodes
+WHEN new.feed_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM episode_texts WHERE episode_id = new.id) BEGIN
     UPDATE feeds SET episode_count = episode_count + 1 WHERE id = new.feed_id;
 END;
 CREATE TRIGGER episodes_count_delete AFTER DELETE ON episodes WHEN old.feed_id IS NOT NULL BEGIN
@@ -102,7 +106,8 @@ END;
 -- Search (`list -s`): a full-text index of each episode's title, its podcast's name and the words
 -- of its description (search_text(), a function podcli defines on its connections, drops the
 -- HTML). Accents are folded (remove_diacritics 2: "Krakow" finds "Kraków"), in any script.
--- The index holds no copy of the texts: it reads them, when it needs them, from this view.
+-- The index holds no copy of the texts (it reads them, when it needs them, from this view) and
+-- no word positions (detail = column: half the size; a search asks for words, not phrases).
 CREATE VIEW episode_search_source AS
 SELECT episodes.id AS episode_id, episodes.title AS title, feeds.title AS podcast,
     search_text(texts.description) AS description
@@ -113,7 +118,7 @@ LEFT JOIN episode_texts AS texts ON texts.episode_id = episodes.id;
 CREATE VIRTUAL TABLE episode_search USING fts5(
     title, podcast, description,
     content = 'episode_search_source', content_rowid = 'episode_id',
-    tokenize = 'unicode61 remove_diacritics 2'
+    tokenize = 'unicode61 remove_diacritics 2', detail = column
 );
 -- Ranked by BM25, a word in the title weighing most, then the podcast's name.
 INSERT INTO episode_search (episode_search, rank) VALUES ('rank', 'bm25(8.0, 4.0, 1.0)');
@@ -121,10 +126,19 @@ INSERT INTO episode_search (episode_search) VALUES ('rebuild');
 
 -- The triggers keep the index in step, in the transaction of the change itself. An index with
 -- external content is told what to forget with the values it was given ('delete'), so each trigger
--- hands it the old values as the view gave them, then the new ones from the view.
-CREATE TRIGGER episodes_search_insert AFTER INSERT ON episodes BEGIN
+-- hands it the old values as the view gives them, then the new ones. (Single rows are written with
+-- VALUES and scalar subqueries: INSERT ... SELECT into the index costs twice as much per row.)
+--
+-- A new episode is indexed by its insert, unless its texts row was written before it (which
+-- `episode_texts` allows by deferring its foreign key): that is how the merge of a feed document
+-- says it indexes and counts the episodes it adds itself, in one statement after them. FTS5
+-- writes out what it holds in memory at the start of every statement that needs a statement
+-- journal, as every INSERT with triggers does, so episodes indexed here one by one would each
+-- become a segment of the index of their own.
+CREATE TRIGGER episodes_search_insert AFTER INSERT ON episodes
+WHEN NOT EXISTS (SELECT 1 FROM episode_texts WHERE episode_id = new.id) BEGIN
     INSERT INTO episode_search (rowid, title, podcast, description)
-    SELECT episode_id, title, podcast, description FROM episode_search_source WHERE episode_id = new.id;
+    VALUES (new.id, new.title, (SELECT title FROM feeds WHERE id = new.feed_id), NULL);
 END;
 CREATE TRIGGER episodes_search_update AFTER UPDATE OF title, feed_id ON episodes
 WHEN old.title IS NOT new.title OR old.feed_id IS NOT new.feed_id BEGIN
@@ -133,47 +147,58 @@ WHEN old.title IS NOT new.title OR old.feed_id IS NOT new.feed_id BEGIN
         'delete', old.id, old.title, (SELECT title FROM feeds WHERE id = old.feed_id),
         (SELECT search_text(description) FROM episode_texts WHERE episode_id = old.id));
     INSERT INTO episode_search (rowid, title, podcast, description)
-    SELECT episode_id, title, podcast, description FROM episode_search_source WHERE episode_id = new.id;
+    VALUES (
+        new.id, new.title, (SELECT title FROM feeds WHERE id = new.feed_id),
+        (SELECT search_text(description) FROM episode_texts WHERE episode_id = new.id));
 END;
--- Before the row goes, while the view still shows what was indexed (episode_texts goes with it).
+-- Before the row goes, while its texts are still there (they go with it).
 CREATE TRIGGER episodes_search_delete BEFORE DELETE ON episodes BEGIN
     INSERT INTO episode_search (episode_search, rowid, title, podcast, description)
-    SELECT 'delete', episode_id, title, podcast, description FROM episode_search_source WHERE episode_id = old.id;
+    VALUES (
+        'delete', old.id, old.title, (SELECT title FROM feeds WHERE id = old.feed_id),
+        (SELECT search_text(description) FROM episode_texts WHERE episode_id = old.id));
 END;
 
+-- Texts added to an episode already indexed (not to one still to be inserted).
 CREATE TRIGGER episode_texts_search_insert AFTER INSERT ON episode_texts
-WHEN new.description IS NOT NULL BEGIN
+WHEN new.description IS NOT NULL AND EXISTS (SELECT 1 FROM episodes WHERE id = new.episode_id) BEGIN
     INSERT INTO episode_search (episode_search, rowid, title, podcast, description)
-    SELECT 'delete', episode_id, title, podcast, NULL FROM episode_search_source WHERE episode_id = new.episode_id;
+    SELECT 'delete', episodes.id, episodes.title, feeds.title, NULL
+    FROM episodes LEFT JOIN feeds ON feeds.id = episodes.feed_id WHERE episodes.id = new.episode_id;
     INSERT INTO episode_search (rowid, title, podcast, description)
-    SELECT episode_id, title, podcast, description FROM episode_search_source WHERE episode_id = new.episode_id;
+    SELECT episodes.id, episodes.title, feeds.title, search_text(new.description)
+    FROM episodes LEFT JOIN feeds ON feeds.id = episodes.feed_id WHERE episodes.id = new.episode_id;
 END;
 CREATE TRIGGER episode_texts_search_update AFTER UPDATE OF description ON episode_texts
 WHEN old.description IS NOT new.description BEGIN
     INSERT INTO episode_search (episode_search, rowid, title, podcast, description)
-    SELECT 'delete', episode_id, title, podcast, search_text(old.description)
-    FROM episode_search_source WHERE episode_id = old.episode_id;
+    SELECT 'delete', episodes.id, episodes.title, feeds.title, search_text(old.description)
+    FROM episodes LEFT JOIN feeds ON feeds.id = episodes.feed_id WHERE episodes.id = old.episode_id;
     INSERT INTO episode_search (rowid, title, podcast, description)
-    SELECT episode_id, title, podcast, description FROM episode_search_source WHERE episode_id = new.episode_id;
+    SELECT episodes.id, episodes.title, feeds.title, search_text(new.description)
+    FROM episodes LEFT JOIN feeds ON feeds.id = episodes.feed_id WHERE episodes.id = new.episode_id;
 END;
 -- Texts deleted on their own; when their episode is deleted, its trigger has done the work.
 CREATE TRIGGER episode_texts_search_delete AFTER DELETE ON episode_texts
 WHEN old.description IS NOT NULL AND EXISTS (SELECT 1 FROM episodes WHERE id = old.episode_id) BEGIN
     INSERT INTO episode_search (episode_search, rowid, title, podcast, description)
-    SELECT 'delete', episode_id, title, podcast, search_text(old.description)
-    FROM episode_search_source WHERE episode_id = old.episode_id;
+    SELECT 'delete', episodes.id, episodes.title, feeds.title, search_text(old.description)
+    FROM episodes LEFT JOIN feeds ON feeds.id = episodes.feed_id WHERE episodes.id = old.episode_id;
     INSERT INTO episode_search (rowid, title, podcast, description)
-    SELECT episode_id, title, podcast, description FROM episode_search_source WHERE episode_id = old.episode_id;
+    SELECT episodes.id, episodes.title, feeds.title, NULL
+    FROM episodes LEFT JOIN feeds ON feeds.id = episodes.feed_id WHERE episodes.id = old.episode_id;
 END;
 
+-- A feed renamed: each of its episodes is indexed again under the new name.
 CREATE TRIGGER feeds_search_update AFTER UPDATE OF title ON feeds WHEN old.title IS NOT new.title BEGIN
     INSERT INTO episode_search (episode_search, rowid, title, podcast, description)
     SELECT 'delete', episodes.id, episodes.title, old.title, search_text(texts.description)
     FROM episodes LEFT JOIN episode_texts AS texts ON texts.episode_id = episodes.id
     WHERE episodes.feed_id = old.id;
     INSERT INTO episode_search (rowid, title, podcast, description)
-    SELECT episode_id, title, podcast, description FROM episode_search_source
-    WHERE episode_id IN (SELECT id FROM episodes WHERE feed_id = new.id);
+    SELECT episodes.id, episodes.title, new.title, search_text(texts.description)
+    FROM episodes LEFT JOIN episode_texts AS texts ON texts.episode_id = episodes.id
+    WHERE episodes.feed_id = new.id;
 END;
 -- A feed deleted while episodes still name it: they no longer have a podcast's name.
 CREATE TRIGGER feeds_search_delete AFTER DELETE ON feeds BEGIN
@@ -182,6 +207,7 @@ CREATE TRIGGER feeds_search_delete AFTER DELETE ON feeds BEGIN
     FROM episodes LEFT JOIN episode_texts AS texts ON texts.episode_id = episodes.id
     WHERE episodes.feed_id = old.id;
     INSERT INTO episode_search (rowid, title, podcast, description)
-    SELECT episode_id, title, podcast, description FROM episode_search_source
-    WHERE episode_id IN (SELECT id FROM episodes WHERE feed_id = old.id);
+    SELECT episodes.id, episodes.title, NULL, search_text(texts.description)
+    FROM episodes LEFT JOIN episode_texts AS texts ON texts.episode_id = episodes.id
+    WHERE episodes.feed_id = old.id;
 END;

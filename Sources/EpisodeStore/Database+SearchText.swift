@@ -15,7 +15,7 @@ extension Database {
     }
 }
 
-/// `search_text(text)`: NULL for NULL, else `SearchText.words(ofHTML:)` of the text.
+/// `search_text(text)`: NULL for NULL, else `SearchText.words(ofHTML:into:)` of the text.
 private let searchText: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
     context, _, arguments in
     guard let argument = arguments?[0], sqlite3_value_type(argument) != SQLITE_NULL,
@@ -24,12 +24,10 @@ private let searchText: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePoin
         sqlite3_result_null(context)
         return
     }
-    let html = String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument))), as: UTF8.self)
-    var words = SearchText.words(ofHTML: html)
-    words.withUTF8 { bytes in
-        guard let start = bytes.baseAddress else { return sqlite3_result_text(context, "", 0, csqlite_transient()) }
-        sqlite3_result_text(
-            context, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-            csqlite_transient())
+    var words: [UInt8] = []
+    SearchText.words(ofHTML: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument))), into: &words)
+    words.withUnsafeBufferPointer { bytes in
+        let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(text)).assumingMemoryBound(to: CChar.self)
+        sqlite3_result_text(context, start, Int32(bytes.count), csqlite_transient())
     }
 }

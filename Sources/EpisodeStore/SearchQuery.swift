@@ -1,17 +1,33 @@
 /// What the search index is asked (an FTS5 query) for what a user typed after `list -s`.
 ///
 /// Every word must match, as the beginning of a word in the title, the podcast's name or the
-/// description ("krak" finds "Kraków"). Each word is quoted, so what FTS5's syntax would read as
-/// an operator (`AND`, `-`, `:`, `(`) is only a word; the index's tokenizer then splits and folds
-/// it as it did the texts (case, accents; "e-mail" is the phrase "e mail").
+/// description ("krak" finds "Kraków"). The text is split into words as the index's tokenizer
+/// (unicode61) splits texts: letters, digits, private-use characters and combining marks make
+/// words, anything else separates them ("e-mail" is "e" and "mail"). Each word is then quoted, so
+/// what FTS5's syntax would read as an operator (`AND`, `NEAR`, `-`, `:`, `(`) is only a word, and
+/// the tokenizer folds it as it folded the texts (case, accents).
+///
+/// One token per quoted string matters: the index keeps no word positions (`detail=column`, half
+/// its size), and FTS5 refuses a phrase query on such an index.
 enum SearchQuery {
     /// The query for `text`; nil when `text` has no word (only spaces or punctuation), which
     /// nothing matches.
     static func match(_ text: String) -> String? {
-        let words = text.split(whereSeparator: \.isWhitespace).filter { word in
-            word.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
-        }
+        let words = text.unicodeScalars.split { !isWordScalar($0) }.map { String(String.UnicodeScalarView($0)) }
         guard !words.isEmpty else { return nil }
-        return words.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+        return words.map { "\"" + $0 + "\"*" }.joined(separator: " ")
+    }
+
+    /// unicode61's default token characters (categories L*, N* and Co), and the combining marks
+    /// that `remove_diacritics` folds into the letter before them.
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .decimalNumber, .letterNumber, .otherNumber, .privateUse,
+            .nonspacingMark, .spacingMark, .enclosingMark:
+            return true
+        default:
+            return false
+        }
     }
 }

@@ -10,25 +10,39 @@ import Strings
 enum SearchText {
     static func words(ofHTML html: String) -> String {
         var html = html
-        return html.withUTF8 { bytes in
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count)
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "<"), let end = endOfMarkup(bytes, at: index) {
-                    output.append(UInt8(ascii: " "))
-                    index = end
-                } else if byte == UInt8(ascii: "&"), let (scalar, end) = HTMLEntity.decode(bytes, at: index) {
-                    output.append(contentsOf: String(scalar).utf8)
-                    index = end
-                } else {
-                    output.append(byte)
-                    index += 1
-                }
+        var output: [UInt8] = []
+        html.withUTF8 { words(ofHTML: $0, into: &output) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends the words of the UTF-8 `bytes` to `output`, in one pass over bytes (the search
+    /// index's triggers call it for every description they index).
+    static func words(ofHTML bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        output.reserveCapacity(output.count + bytes.count)
+        var index = 0
+        var copiedFrom = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") else {
+                index += 1
+                continue
             }
-            return String(decoding: output, as: UTF8.self)
+            let replacement: (end: Int, scalar: Unicode.Scalar)?
+            if byte == UInt8(ascii: "<") {
+                replacement = endOfMarkup(bytes, at: index).map { ($0, " ") }
+            } else {
+                replacement = HTMLEntity.decode(bytes, at: index).map { ($0.end, $0.scalar) }
+            }
+            guard let replacement else {
+                index += 1
+                continue
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedFrom..<index]))
+            output.append(contentsOf: String(replacement.scalar).utf8)
+            index = replacement.end
+            copiedFrom = index
         }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedFrom..<bytes.count]))
     }
 
     /// The index after the tag or comment that starts at `start` (a `<`), or nil when none does.
@@ -39,20 +53,26 @@ enum SearchText {
         let isLetter = (opener | 0x20) &- UInt8(ascii: "a") < 26
         guard isLetter || opener == UInt8(ascii: "/") || opener == UInt8(ascii: "!") || opener == UInt8(ascii: "?")
         else { return nil }
-        if bytes[next...].starts(with: "!--".utf8) {
-            return find("-->".utf8, in: bytes, from: next + 3).map { $0 + 3 } ?? bytes.count
+        var index = next
+        if isComment(bytes, at: start) {
+            // "<!--" ... "-->"
+            index += 3
+            while index + 2 < bytes.count {
+                if bytes[index] == UInt8(ascii: "-") && bytes[index + 1] == UInt8(ascii: "-")
+                    && bytes[index + 2] == UInt8(ascii: ">")
+                {
+                    return index + 3
+                }
+                index += 1
+            }
+            return bytes.count
         }
-        return find(">".utf8, in: bytes, from: next).map { $0 + 1 } ?? bytes.count
+        while index < bytes.count, bytes[index] != UInt8(ascii: ">") { index += 1 }
+        return min(index + 1, bytes.count)
     }
 
-    private static func find(
-        _ needle: String.UTF8View, in bytes: UnsafeBufferPointer<UInt8>, from start: Int
-    ) -> Int? {
-        var index = start
-        while index + needle.count <= bytes.count {
-            if bytes[index...].starts(with: needle) { return index }
-            index += 1
-        }
-        return nil
+    private static func isComment(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        start + 3 < bytes.count && bytes[start + 1] == UInt8(ascii: "!") && bytes[start + 2] == UInt8(ascii: "-")
+            && bytes[start + 3] == UInt8(ascii: "-")
     }
 }
