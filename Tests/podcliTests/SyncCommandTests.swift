@@ -446,8 +446,11 @@ import Testing
         try s.config("min-free = 100000T\n")
         let sync = try s.sync()
         #expect(sync.status == 74, "\(sync)")
-        #expect(sync.stderr.contains("podcli: #\(try s.id("alpha 2")) alpha 2: not downloaded: less than "), "\(sync)")
-        #expect(sync.stderr.contains("would be left free on the disk (min-free)"), "\(sync)")
+        #expect(sync.stderr.contains("podcli: #\(try s.id("alpha 2")) alpha 2: not downloaded: only "), "\(sync)")
+        #expect(
+            sync.stderr.contains(
+                " of the disk is free, and min-free keeps 100000.0 TiB free; free some space or lower min-free\n"),
+            "\(sync)")
         #expect(try s.downloaded().isEmpty)
         #expect(try s.downloads("alpha", 2).isEmpty)
     }
