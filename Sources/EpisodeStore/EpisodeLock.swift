@@ -33,7 +33,12 @@ extension Library {
     /// - Throws: `StoreError.busy` when another process holds it.
     public func lock(_ episode: Episode) throws(StoreError) -> EpisodeLock {
         while true {
-            let lock = try EpisodeLock(directory: prepareDirectory(for: episode))
+            let lock: EpisodeLock
+            do {
+                lock = try EpisodeLock(directory: prepareDirectory(for: episode))
+            } catch .busy {
+                throw .busy("another podcli is downloading #\(episode.id) \(episode.title)")
+            }
             if lock.isLinked { return lock }
         }
     }

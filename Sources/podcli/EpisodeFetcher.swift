@@ -12,12 +12,17 @@ struct EpisodeFetcher {
     var onProgress: ((_ received: Int, _ total: Int?) -> Void)?
 
     /// Downloads (or resumes) `episode` and records its file.
-    /// - Parameter onResponse: told the path of the partial file as the server starts sending
-    ///   into it (so a player can stream it).
+    /// - Parameters:
+    ///   - onStart: told when the download begins, the episode's lock taken (not when another
+    ///     podcli holds it, or has finished it meanwhile).
+    ///   - onResponse: told the path of the partial file as the server starts sending into it
+    ///     (so a player can stream it).
     /// - Throws: `DownloadError` or `StoreError`; the episode is then marked failed (unless the
     ///   disk was at fault: that is no reason to leave the episode alone for a while), and a
     ///   resumable partial file stays for the next run.
-    func fetch(_ episode: Episode, onResponse: (String) -> Void = { _ in }) throws -> EpisodeFile {
+    func fetch(
+        _ episode: Episode, onStart: () -> Void = {}, onResponse: (String) -> Void = { _ in }
+    ) throws -> EpisodeFile {
         let lock = try library.lock(episode)
         defer {
             // What a download that kept nothing leaves: no empty directory (removed under the
@@ -32,6 +37,7 @@ struct EpisodeFetcher {
         {
             return file
         }
+        onStart()
         try library.setState(.downloading, of: episode)
         let request = DownloadRequest(
             url: episode.sourceURL, directory: library.directory(of: episode),
