@@ -42,7 +42,7 @@ enum ExitCode: Int32, CaseIterable {
             }
         case let error as FeedError:
             switch error {
-            case .empty, .notXML, .notAFeed, .truncated, .badEncoding: self = .badContent
+            case .empty, .notXML, .notAFeed, .truncated, .textTooLong, .badEncoding: self = .badContent
             case .unreadable: self = .storage
             }
         case let error as DecoderError:
