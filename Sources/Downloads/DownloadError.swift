@@ -31,8 +31,9 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(url: String, limit: Int)
     /// The transfer was still going after the time policy allows (a live stream); nothing was kept.
     case tooLong(url: String, seconds: Int)
-    /// Going on would leave less free space than the floor; the partial file is kept for later.
-    case lowDiskSpace(path: String, floor: Int)
+    /// Going on would leave less free space than the floor (`free` bytes are left); the partial
+    /// file is kept for later.
+    case lowDiskSpace(path: String, floor: Int, free: Int)
 
     public var description: String {
         switch self {
@@ -64,9 +65,9 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooLong(let url, let seconds):
             return "\(url) was still sending after \(seconds) s, perhaps a live stream (stream-max-time); "
                 + "nothing was kept"
-        case .lowDiskSpace(let path, let floor):
-            return "stopped writing \(path): less than \(Self.mebibytes(floor)) would be left free (min-free); "
-                + "the next run resumes it"
+        case .lowDiskSpace(let path, let floor, let free):
+            return "stopped writing in \(path): only \(Self.mebibytes(free, rounding: true)) of the disk is free, and "
+                + "min-free keeps \(Self.mebibytes(floor)) free; the next run resumes it"
         }
     }
 
@@ -78,8 +79,20 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
         else { throw .invalidURL(url) }
     }
 
-    private static func mebibytes(_ bytes: Int) -> String {
-        bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024)) MiB" : "\(bytes) bytes"
+    private static func mebibytes(_ bytes: Int, rounding: Bool = false) -> String {
+        let mebibyte = 1024 * 1024
+        if rounding && bytes >= mebibyte { return "\(bytes / mebibyte) MiB" }
+        return bytes % mebibyte == 0 ? "\(bytes / mebibyte) MiB" : "\(bytes) bytes"
+    }
+
+    /// True when the disk, not the download, failed: no space, a quota, a file-size limit, or
+    /// the free-space floor. Trying the episode again later is no help until space is freed.
+    public var isOutOfSpace: Bool {
+        switch self {
+        case .lowDiskSpace: return true
+        case .storage(_, let code): return code == ENOSPC || code == EDQUOT || code == EFBIG
+        default: return false
+        }
     }
 
     private static func tries(_ attempts: Int) -> String {

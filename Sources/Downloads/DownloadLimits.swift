@@ -81,10 +81,11 @@ final class Guardrail {
         }
         guard force || size >= nextSlowCheck else { return nil }
         nextSlowCheck = size + Self.slowCheckStep
-        if let floor = limits.minFreeBytes, let free = DownloadLimits.freeBytes(at: directory),
+        // A floor of 0 asks for no margin: a full disk then fails the write itself (ENOSPC).
+        if let floor = limits.minFreeBytes, floor > 0, let free = DownloadLimits.freeBytes(at: directory),
             free - Self.slowCheckStep < floor
         {
-            return .lowDiskSpace(path: directory, floor: floor)
+            return .lowDiskSpace(path: directory, floor: floor, free: free)
         }
         return nil
     }

@@ -41,7 +41,8 @@ final class PartialFile {
         guard let name else { return }
         self.validator = validator
         let path = directory + "/" + name
-        descriptor = open(path, O_RDWR | O_CLOEXEC)
+        // Never through a link: what it points to is not ours to extend.
+        descriptor = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return }  // vanished: start a new one
             throw .storage(path: path, errno: errno)
@@ -72,11 +73,14 @@ final class PartialFile {
     var path: String? { name.map { directory + "/" + $0 } }
 
     /// Creates the file as `name` (replacing any earlier partial file) with the protection mode.
+    /// Whatever was at `name` (a stale file, a link planted there) is removed first and the file
+    /// made anew (O_EXCL, O_NOFOLLOW): a download never writes through a link.
     func create(name: String) throws(DownloadError) {
         let path = directory + "/" + name
         if let old = self.path, old != path { unlink(old) }
         if descriptor >= 0 { close(descriptor) }
-        descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        unlink(path)
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw .storage(path: path, errno: errno) }
         self.name = name
         resetContent()

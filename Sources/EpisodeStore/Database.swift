@@ -13,6 +13,7 @@ public final class Database {
     /// Opens (creating if needed) the database file at `path`.
     /// - Throws: `StoreError.sqlite` when the file cannot be opened or configured.
     public init(path: String, busyTimeout milliseconds: Int32 = 10_000) throws(StoreError) {
+        try Self.makeOwnerOnly(path)
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &connection, flags, nil)
@@ -34,6 +35,35 @@ public final class Database {
     deinit {
         statements.removeAll()
         sqlite3_close(handle)
+    }
+
+    /// The database holds subscriptions and listening history: it is the owner's alone (0600),
+    /// whatever the umask and whoever made the directory. SQLite gives the `-wal` and `-shm`
+    /// files the mode of the database file, so a new file is created 0600 before SQLite opens
+    /// it, and any of the three left more open by an older podcli is closed up.
+    ///
+    /// An existing file is never opened here: closing a descriptor of a file drops every POSIX
+    /// lock this process holds on it, the locks of this process's other SQLite connections too
+    /// (https://www.sqlite.org/howtocorrupt.html, 2.2), so it is only looked at and chmodded.
+    private static func makeOwnerOnly(_ path: String) throws(StoreError) {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            // Not there yet: no connection of ours has it open, so a descriptor may come and go.
+            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if descriptor >= 0 {
+                fchmod(descriptor, 0o600)
+                close(descriptor)
+            } else if errno != EEXIST {
+                throw .sqlite(
+                    code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)), operation: "creating \(path)")
+            }
+        }
+        for file in [path, path + "-wal", path + "-shm"] where lstat(file, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw .sqlite(code: SQLITE_CANTOPEN, message: "not a regular file (a link?)", operation: "opening \(file)")
+            }
+            if info.st_mode & 0o077 != 0 { chmod(file, 0o600) }
+        }
     }
 
     /// Switches the file to WAL, so readers go on while a sync writes.

@@ -19,12 +19,32 @@ public final class EpisodeLock {
     }
 
     deinit { close(descriptor) }
+
+    /// True while the directory it locks is still there: the holder before may have removed it
+    /// (an empty one, after a download that kept nothing) between our open and our lock.
+    var isLinked: Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_nlink > 0
+    }
 }
 
 extension Library {
     /// Takes the episode's lock, creating its directory if needed.
     /// - Throws: `StoreError.busy` when another process holds it.
     public func lock(_ episode: Episode) throws(StoreError) -> EpisodeLock {
-        try EpisodeLock(directory: prepareDirectory(for: episode))
+        while true {
+            let lock: EpisodeLock
+            do {
+                lock = try EpisodeLock(directory: prepareDirectory(for: episode))
+            } catch .busy {
+                throw .busy("another podcli is downloading #\(episode.id) \(episode.title)")
+            }
+            if lock.isLinked { return lock }
+        }
+    }
+
+    /// Removes the episode's directory if nothing is in it.
+    public func removeDirectoryIfEmpty(of episode: Episode) {
+        rmdir(directory(of: episode))
     }
 }

@@ -115,6 +115,9 @@ public struct MergeSummary: Equatable, Sendable {
     public var dropped = 0
     /// Items that repeated an earlier item of the same document (same guid and enclosure).
     public var repeated = 0
+    /// A subscription found the feed subscribed already (by another podcli, meanwhile) and
+    /// recorded the document as a refresh of it.
+    public var wasSubscribed = false
 
     public init() {}
 }

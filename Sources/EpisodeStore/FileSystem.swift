@@ -16,6 +16,26 @@ enum FileSystem {
         guard chmod(path, mode) == 0 else { throw .io(path: path, operation: "change the mode of", errno: errno) }
     }
 
+    /// Gives the regular file at `path` its mode and returns what it is now; a link (or anything
+    /// but a regular file) there is refused, never followed.
+    static func protectRegularFile(_ path: String, mode: mode_t) throws(StoreError) -> stat {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(path: path, operation: "open (it must be a regular file)", errno: errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .io(path: path, operation: "read", errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .io(path: path, operation: "record (it is not a regular file)", errno: EINVAL)
+        }
+        guard fchmod(descriptor, mode) == 0 else { throw .io(path: path, operation: "change the mode of", errno: errno) }
+        guard fstat(descriptor, &info) == 0 else { throw .io(path: path, operation: "read", errno: errno) }
+        return info
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        status(path).map { $0.st_mode & S_IFMT == S_IFREG } ?? false
+    }
+
     static func rename(_ source: String, to destination: String) throws(StoreError) {
         guard Glibc.rename(source, destination) == 0 else {
             throw .io(path: source, operation: "rename", errno: errno)

@@ -15,25 +15,33 @@ extension Library {
         return path
     }
 
-    /// The episode's artwork, cached beside its audio by `podcli play`; never taken for a download.
-    public static let artworkName = "artwork.jpg"
+    /// The episode's artwork, cached beside its audio by `podcli play`.
+    public static let artworkName = ".artwork.jpg"
 
     public func artworkPath(of episode: Episode) -> String { directory(of: episode) + "/" + Library.artworkName }
 
-    /// The partial download to resume in the episode's directory, if any.
+    /// Whether `name`, in an episode's directory, is one of podcli's own files rather than a
+    /// download: hidden names (the artwork, temporary files, and the chapters and transcripts to
+    /// come), and `artwork.jpg`, where podcli 0.1 cached the artwork. A downloaded name is never
+    /// one of them (the downloader's `FileName` sees to it).
+    public static func isOwnFile(_ name: String) -> Bool { name.hasPrefix(".") || name == "artwork.jpg" }
+
+    /// The partial download to resume in the episode's directory, if any: a regular file (never
+    /// a link, which would make podcli write where it points) that is not recorded.
     ///
     /// A complete file that is not recorded was renamed into place by a run that died before its
     /// transaction committed; it becomes partial again, so the resume confirms it with the server
-    /// instead of trusting it.
+    /// instead of trusting it. A recorded file is never taken for a partial one.
     public func partialFile(of episode: Episode) throws(StoreError) -> String? {
-        let names = FileSystem.entries(directory(of: episode)).filter {
-            !$0.hasPrefix(".") && $0 != Library.artworkName
+        let directory = directory(of: episode)
+        let recorded = Set(try files(of: episode).map { String($0.relativePath.split(separator: "/").last!) })
+        let names = FileSystem.entries(directory).filter {
+            !Library.isOwnFile($0) && !recorded.contains($0) && FileSystem.isRegularFile(directory + "/" + $0)
         }
         if let partial = names.first(where: { $0.hasSuffix(Library.partialSuffix) }) { return partial }
-        let recorded = Set(try files(of: episode).map { String($0.relativePath.split(separator: "/").last!) })
-        guard let orphan = names.first(where: { !recorded.contains($0) }) else { return nil }
+        guard let orphan = names.first else { return nil }
         let partial = orphan + Library.partialSuffix
-        try FileSystem.rename(directory(of: episode) + "/" + orphan, to: directory(of: episode) + "/" + partial)
+        try FileSystem.rename(directory + "/" + orphan, to: directory + "/" + partial)
         return partial
     }
 
@@ -72,10 +80,7 @@ extension Library {
         let directory = directory(of: episode)
         let partialPath = directory + "/" + partialName
         let finalPath = directory + "/" + finalName
-        try FileSystem.changeMode(partialPath, to: episode.protection.fileMode)
-        guard let info = FileSystem.status(partialPath) else {
-            throw .io(path: partialPath, operation: "read", errno: errno)
-        }
+        let info = try FileSystem.protectRegularFile(partialPath, mode: episode.protection.fileMode)
         let relativePath = "episodes/\(episode.uuid)/\(finalName)"
         do {
             try database.inTransaction {

@@ -14,6 +14,39 @@ extension Library {
         return try episode(id: database.lastInsertedRowID)!
     }
 
+    /// The episode `fetch` downloads from `sourceURL`: the one podcli knows (as `episode(sourceURL:)`
+    /// finds it), else a new one. One IMMEDIATE transaction decides, so two podcli fetching the
+    /// same URL at once make one episode, not two.
+    /// - Returns: the episode, and whether this call made it.
+    public func episodeToFetch(
+        sourceURL: String, title: String, protection: Protection
+    ) throws(StoreError) -> (episode: Episode, isNew: Bool) {
+        var result: (Episode, Bool)?
+        try transaction { () throws(StoreError) in
+            if let known = try episode(sourceURL: sourceURL) {
+                result = (known, false)
+            } else {
+                result = (try createEpisode(title: title, sourceURL: sourceURL, protection: protection), true)
+            }
+        }
+        return result!
+    }
+
+    /// Forgets an episode a failed download made for nothing: no file recorded, nothing kept in
+    /// its directory to resume, no download under way. Anything else stays.
+    /// - Returns: whether it was forgotten.
+    @discardableResult
+    public func forgetIfNothingKept(_ episode: Episode) throws(StoreError) -> Bool {
+        guard let lock = try? lock(episode) else { return false }
+        return try withExtendedLifetime(lock) { () throws(StoreError) -> Bool in
+            guard try files(of: episode).isEmpty,
+                FileSystem.entries(directory(of: episode)).allSatisfy(Library.isOwnFile)
+            else { return false }
+            try remove(episode)
+            return true
+        }
+    }
+
     public func episode(id: Int) throws(StoreError) -> Episode? {
         try database.rows("SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) WHERE id = ?", [SQLValue(id)]).first.map(
             Episode.init)

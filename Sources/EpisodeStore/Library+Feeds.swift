@@ -3,12 +3,23 @@ import Strings
 extension Library {
     /// Subscribes to the feed at `url`: records the podcast and all its episodes. Only the newest
     /// episode counts as new, as in gPodder: a subscription does not flood the new list.
+    ///
+    /// When another podcli subscribed to the same URL meanwhile, the document is recorded as a
+    /// refresh of that subscription instead (`MergeSummary.wasSubscribed`): one feed, not an error.
     public func subscribe(
         url: String, metadata: FeedMetadata, episodes: [EpisodeMetadata], etag: String?, lastModified: String?,
         protection: Protection
     ) throws(StoreError) -> (Feed, MergeSummary) {
         var result: (Feed, MergeSummary)?
         try transaction { () throws(StoreError) in
+            if let existing = try feed(url: url) {
+                var summary = try recordRefresh(
+                    of: existing.id, url: url, metadata: metadata, episodes: episodes, etag: etag,
+                    lastModified: lastModified, protection: protection)
+                summary.wasSubscribed = true
+                result = (try feed(id: existing.id)!, summary)
+                return
+            }
             let now = Library.now
             try database.run(
                 """
@@ -46,23 +57,33 @@ extension Library {
     ) throws(StoreError) -> MergeSummary {
         var summary = MergeSummary()
         try transaction { () throws(StoreError) in
-            let now = Library.now
-            try database.run(
-                """
-                UPDATE feeds SET url = ?, title = ?, etag = ?, last_modified = ?, checked_at = ?, changed_at = ?,
-                    last_error = NULL, failures = 0, retry_at = NULL
-                WHERE id = ?
-                """,
-                [
-                    .text(url), .text(metadata.title), SQLValue(etag), SQLValue(lastModified), SQLValue(now),
-                    SQLValue(now), SQLValue(feed.id),
-                ])
-            // Another podcli may have unsubscribed while this one was fetching.
-            guard database.changes == 1 else { throw .feedNotFound("\(feed.id)") }
-            try update(feedID: feed.id, metadata: metadata)
-            summary = try merge(episodes, into: feed.id, protection: protection, markNew: true)
+            summary = try recordRefresh(
+                of: feed.id, url: url, metadata: metadata, episodes: episodes, etag: etag,
+                lastModified: lastModified, protection: protection)
         }
         return summary
+    }
+
+    /// What `refresh` does, inside the caller's transaction.
+    private func recordRefresh(
+        of feedID: Int, url: String, metadata: FeedMetadata, episodes: [EpisodeMetadata], etag: String?,
+        lastModified: String?, protection: Protection
+    ) throws(StoreError) -> MergeSummary {
+        let now = Library.now
+        try database.run(
+            """
+            UPDATE feeds SET url = ?, title = ?, etag = ?, last_modified = ?, checked_at = ?, changed_at = ?,
+                last_error = NULL, failures = 0, retry_at = NULL
+            WHERE id = ?
+            """,
+            [
+                .text(url), .text(metadata.title), SQLValue(etag), SQLValue(lastModified), SQLValue(now),
+                SQLValue(now), SQLValue(feedID),
+            ])
+        // Another podcli may have unsubscribed while this one was fetching.
+        guard database.changes == 1 else { throw .feedNotFound("\(feedID)") }
+        try update(feedID: feedID, metadata: metadata)
+        return try merge(episodes, into: feedID, protection: protection, markNew: true)
     }
 
     /// Records a refresh that brought no document: 304 (with the feed's new URL if it moved) or
@@ -145,10 +166,10 @@ extension Library {
     }
 
     /// Ends a subscription. Episodes with files (downloaded or partial) are kept as episodes of
-    /// their own unless `deleteFiles`; the others are forgotten.
+    /// their own unless `deleteFiles`; the others are forgotten. All of it happens or none of it.
     /// - Returns: how many episodes were kept.
-    /// - Throws: `StoreError.busy` when another podcli is downloading one of the feed's episodes
-    ///   and `deleteFiles` asks to remove it; then nothing is changed.
+    /// - Throws: `StoreError.busy` when `deleteFiles` asks to remove an episode that another
+    ///   podcli is downloading or playing; then nothing is changed.
     @discardableResult
     public func unsubscribe(_ feed: Feed, deleteFiles: Bool) throws(StoreError) -> Int {
         let episodes = try database.rows(
@@ -158,26 +179,27 @@ extension Library {
         for episode in episodes where try !files(of: episode).isEmpty || FileSystem.exists(directory(of: episode)) {
             withFiles.append(episode)
         }
-        // Every lock first, so a busy episode stops the command before anything changes.
-        let locks = deleteFiles ? try withFiles.map { episode throws(StoreError) in try lock(episode) } : []
-        try withExtendedLifetime(locks) { () throws(StoreError) in
-            try transaction { () throws(StoreError) in
-                for episode in episodes {
-                    if withFiles.contains(where: { $0.id == episode.id }) {
-                        // Detached first, so a run killed before the files go leaves a consistent library.
-                        try database.run(
-                            "UPDATE episodes SET feed_id = NULL, is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
-                    } else {
-                        try database.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
-                    }
+        let changeRows = { () throws(StoreError) in
+            for episode in episodes {
+                if !deleteFiles && withFiles.contains(where: { $0.id == episode.id }) {
+                    try self.database.run(
+                        "UPDATE episodes SET feed_id = NULL, is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
+                } else {
+                    try self.database.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
                 }
-                try database.run("DELETE FROM feeds WHERE id = ?", [SQLValue(feed.id)])
             }
-            if deleteFiles {
-                for episode in withFiles { try remove(episode) }
-            }
+            try self.database.run("DELETE FROM feeds WHERE id = ?", [SQLValue(feed.id)])
         }
-        return deleteFiles ? 0 : withFiles.count
+        guard deleteFiles else {
+            try transaction(changeRows)
+            return withFiles.count
+        }
+        // Every download lock first: an episode another podcli is writing stops it all.
+        let locks = try withFiles.map { episode throws(StoreError) in try lock(episode) }
+        try withExtendedLifetime(locks) { () throws(StoreError) in
+            try deleteDirectories(of: withFiles, changeRows: changeRows)
+        }
+        return 0
     }
 
     // MARK: Merging (Library+Merge)

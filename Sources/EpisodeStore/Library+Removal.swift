@@ -26,28 +26,43 @@ extension Library {
     }
 
     /// Runs `changeRows` and deletes the episode's directory, never one without the other.
-    ///
-    /// The directory is first renamed to a hidden trash name inside the transaction that changes
-    /// the rows. If the transaction fails, it is renamed back; if podcli dies after the commit, the
-    /// next `Library` open finishes deleting it. An episode being played is not touched.
     private func deleteDirectory(of episode: Episode, changeRows: () throws(StoreError) -> Void) throws(StoreError) {
-        guard let unplayed = PlaybackHold.exclusive(episode, in: self) else {
-            throw .busy("#\(episode.id) is being played")
+        try deleteDirectories(of: [episode], changeRows: changeRows)
+    }
+
+    /// Runs `changeRows` and deletes the directories of `episodes`: all of it or none of it.
+    ///
+    /// Each directory is first renamed to a hidden trash name inside the transaction that changes
+    /// the rows. If the transaction fails, they are renamed back; if podcli dies after the commit,
+    /// the next `Library` open finishes deleting them. When one of the episodes is being played,
+    /// nothing is changed.
+    /// - Throws: `StoreError.busy` when a player holds one of them.
+    func deleteDirectories(of episodes: [Episode], changeRows: () throws(StoreError) -> Void) throws(StoreError) {
+        // Every claim first, so a busy episode stops the removal before anything changes.
+        var holds: [PlaybackHold] = []
+        for episode in episodes {
+            guard let hold = PlaybackHold.exclusive(episode, in: self) else {
+                throw .busy("#\(episode.id) \(episode.title) is being played")
+            }
+            holds.append(hold)
         }
-        defer { unplayed.release(deletingLockFile: true) }
-        let path = directory(of: episode)
-        let trash = episodesDirectory + "/" + Library.trashPrefix + episode.uuid
-        let hasDirectory = FileSystem.exists(path)
+        defer { for hold in holds { hold.release(deletingLockFile: true) } }
+        let moves = episodes.map { (directory(of: $0), episodesDirectory + "/" + Library.trashPrefix + $0.uuid) }
+            .filter { FileSystem.exists($0.0) }
+        var moved: [(String, String)] = []
         do {
             try transaction { () throws(StoreError) in
                 try changeRows()
-                if hasDirectory { try FileSystem.rename(path, to: trash) }
+                for (path, trash) in moves {
+                    try FileSystem.rename(path, to: trash)
+                    moved.append((path, trash))
+                }
             }
         } catch {
-            if hasDirectory && !FileSystem.exists(path) { try? FileSystem.rename(trash, to: path) }
+            for (path, trash) in moved where !FileSystem.exists(path) { try? FileSystem.rename(trash, to: path) }
             throw error
         }
-        try FileSystem.removeTree(trash)
+        for (_, trash) in moves { try FileSystem.removeTree(trash) }
     }
 }
 
@@ -80,7 +95,7 @@ public final class PlaybackHold {
         let directory = library.directory + "/playing"
         try? FileSystem.makeDirectory(directory, mode: 0o700)
         let path = directory + "/" + episode.uuid
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             // No claim can be made here (a read-only data directory): nothing can be playing it either.
             return operation & LOCK_EX != 0 ? PlaybackHold(descriptor: -1, path: path) : nil

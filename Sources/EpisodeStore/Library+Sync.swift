@@ -91,6 +91,16 @@ extension Library {
         try countFailure(message, in: "episodes", id: episode.id, setting: "state = 'failed'")
     }
 
+    /// A download the machine stopped (a full disk): the reason is shown, but it is no failure of
+    /// the episode's, so no backoff. It stays `downloading` (finished first by the next sync) when
+    /// its partial file is kept, else it is `new` again.
+    public func recordInterruption(_ message: String, of episode: Episode) throws(StoreError) {
+        let hasPartial = FileSystem.entries(directory(of: episode)).contains { $0.hasSuffix(Library.partialSuffix) }
+        try database.run(
+            "UPDATE episodes SET state = ?, last_error = ? WHERE id = ?",
+            [.text(hasPartial ? "downloading" : "new"), .text(message), SQLValue(episode.id)])
+    }
+
     /// One more failure in a row of the feed or episode `id` (`table` is `feeds` or `episodes`):
     /// its `last_error`, its `failures`, and `retry_at`, when sync may try it again; `setting`
     /// adds an assignment of the table's own.

@@ -46,6 +46,19 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+extension StoreError {
+    /// True when the disk is full (or a quota or file-size limit is reached), not the record at
+    /// fault: SQLite's SQLITE_FULL (13, in the low byte of an extended code), or a file operation
+    /// failing with ENOSPC, EDQUOT or EFBIG.
+    public var isOutOfSpace: Bool {
+        switch self {
+        case .sqlite(let code, _, _): return code & 0xFF == 13
+        case .io(_, _, let code): return code == ENOSPC || code == EDQUOT || code == EFBIG
+        default: return false
+        }
+    }
+}
+
 #if canImport(Glibc)
     import Glibc
 #endif

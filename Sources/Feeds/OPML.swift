@@ -71,7 +71,10 @@ private final class OutlineReader: XMLStreamDelegate {
             throw .notXML(line: errors.first?.line ?? 1, message: errors.first?.message ?? "no root element")
         }
         guard rootName == "opml" else { throw .notAFeed(root: rootName) }
-        guard rootClosed else { throw .truncated(line: errors.last?.line ?? 0) }
+        guard rootClosed else {
+            if let huge = errors.first(where: \.isHugeText) { throw .textTooLong(line: huge.line) }
+            throw .truncated(line: errors.last?.line ?? 0)
+        }
     }
 
     func startElement(_ name: XMLName, attributes: XMLAttributes) {

@@ -122,6 +122,10 @@ struct XMLStreamFailure: Error {
     let message: String
     /// libxml2's error number (`xmlParserErrors`).
     let code: Int
+
+    /// libxml2 stopped at a single text (or CDATA section) over its 10 MB limit: "xmlSAX2Characters:
+    /// huge text node", "Huge input lookup" (it has no error number of its own for these).
+    var isHugeText: Bool { message.contains("huge text node") || message.contains("Huge input lookup") }
 }
 
 /// One owner of a libxml2 push-parser context, fed in chunks (never one big buffer: libxml2

@@ -16,7 +16,7 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .nothingPlaying: return "nothing is playing (start a player with 'podcli play')"
-        case .socket(let path, let reason): return "cannot use the control socket \(path): \(reason)"
+        case .socket(let path, let reason): return "cannot use \(path) for the control socket: \(reason)"
         case .alreadyPlaying(let path): return "another podcli is already playing (its control socket is \(path))"
         }
     }
@@ -29,27 +29,57 @@ public enum ControlSocket {
     /// The longest line either side sends.
     static let maximumLine = 64 * 1024
 
-    /// Opens `path` for listening, creating its directory; refuses when a player answers there
-    /// already, and takes over a stale socket left by one that died.
+    /// Makes sure `directory` is a place only this user controls, creating it (0700) if missing.
+    ///
+    /// Without `XDG_RUNTIME_DIR` the control directory is in /tmp, where anyone could have made
+    /// it first: an existing one must be a directory (not a link), this user's, and writable by
+    /// nobody else, or it is refused. The mode of a directory podcli did not create is never
+    /// changed (the `--home` directory may be shared with a media server).
+    /// - Throws: `ControlError.socket`, saying what is wrong and what to do.
+    public static func prepareDirectory(_ directory: String) throws(ControlError) {
+        if mkdir(directory, 0o700) == 0 {
+            // Ours: exactly 0700, whatever the umask.
+            chmod(directory, 0o700)
+        } else if errno != EEXIST {
+            throw .socket(path: directory, reason: String(cString: strerror(errno)))
+        }
+        var status = stat()
+        guard lstat(directory, &status) == 0 else {
+            throw .socket(path: directory, reason: String(cString: strerror(errno)))
+        }
+        let advice = "remove it, or set XDG_RUNTIME_DIR to a directory of yours"
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw .socket(path: directory, reason: "it is not a directory (a link?); \(advice)")
+        }
+        guard status.st_uid == getuid() else {
+            throw .socket(path: directory, reason: "it belongs to another user (uid \(status.st_uid)); \(advice)")
+        }
+        guard status.st_mode & 0o022 == 0 else {
+            let mode = String(status.st_mode & 0o7777, radix: 8)
+            throw .socket(path: directory, reason: "other users can write in it (mode \(mode)); \(advice)")
+        }
+    }
+
+    /// Opens `path` for listening, in a directory `prepareDirectory` accepts; refuses when a
+    /// player answers there already, and takes over a stale socket of ours left by one that died.
     static func listen(at path: String) throws(ControlError) -> Int32 {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !directory.isEmpty {
-            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-                throw .socket(path: path, reason: String(cString: strerror(errno)))
-            }
-            var status = stat()
-            guard stat(directory, &status) == 0, status.st_uid == getuid() else {
-                throw .socket(path: path, reason: "its directory \(directory) belongs to another user")
-            }
-            chmod(directory, 0o700)
-        }
+        if !directory.isEmpty { try prepareDirectory(directory) }
         if let existing = try? connect(to: path) {
             close(existing)
             throw .alreadyPlaying(path: path)
         }
-        unlink(path)
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            // Only a stale socket of ours is taken over: anything else there is not ours to remove.
+            guard status.st_mode & S_IFMT == S_IFSOCK, status.st_uid == getuid() else {
+                throw .socket(path: path, reason: "something else is there (not a socket of yours); remove it")
+            }
+            unlink(path)
+        }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .socket(path: path, reason: String(cString: strerror(errno))) }
+        // bind makes the socket file with the umask's mode: 0600 from the start.
         let previous = umask(0o177)
         defer { umask(previous) }
         guard (try? withAddress(path, { bind(descriptor, $0, $1) })) == 0, Glibc.listen(descriptor, 8) == 0 else {
@@ -57,17 +87,27 @@ public enum ControlSocket {
             close(descriptor)
             throw .socket(path: path, reason: reason)
         }
-        chmod(path, 0o600)
         return descriptor
     }
 
-    /// A connection to the player at `path`.
+    /// A connection to the player at `path`: a socket of this user's, answered by a process of
+    /// this user's. Anything else (another user's socket or server) is refused, never talked to.
     static func connect(to path: String) throws(ControlError) -> Int32 {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { throw .nothingPlaying }
+        guard status.st_mode & S_IFMT == S_IFSOCK, status.st_uid == getuid() else {
+            throw .socket(
+                path: path, reason: "it is not a socket of yours (owner uid \(status.st_uid)); not talking to it")
+        }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .socket(path: path, reason: String(cString: strerror(errno))) }
         guard (try? withAddress(path, { Glibc.connect(descriptor, $0, $1) })) == 0 else {
             close(descriptor)
             throw .nothingPlaying
+        }
+        guard let peer = peerUID(descriptor), peer == getuid() else {
+            close(descriptor)
+            throw .socket(path: path, reason: "another user's process answers there; not talking to it")
         }
         return descriptor
     }

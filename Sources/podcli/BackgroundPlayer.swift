@@ -13,12 +13,9 @@ enum BackgroundPlayer {
     /// - Throws: a failure carrying the player's own last words when it stops before answering.
     static func start(arguments: [String], controlSocket: String, output: Output) throws {
         let log = controlSocket + ".log"
-        // The log sits beside the socket, in a directory only this user can enter.
+        // The log sits beside the socket, in a directory only this user controls.
         let directory = String(controlSocket[..<(controlSocket.lastIndex(of: "/") ?? controlSocket.startIndex)])
-        if !directory.isEmpty && mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw CommandFailure(
-                description: "cannot make \(directory): \(String(cString: strerror(errno)))", exitCode: .storage)
-        }
+        if !directory.isEmpty { try ControlSocket.prepareDirectory(directory) }
         let pid: pid_t
         switch DetachedProcess.spawn(arguments, log: log) {
         case .success(let started): pid = started

@@ -10,7 +10,8 @@ struct DataDirectory {
     /// Where `sync` keeps its log.
     let state: String
     /// The running player's control socket: in `$XDG_RUNTIME_DIR/podcli/` (else
-    /// `/tmp/podcli-UID/`), or in the `--home` directory.
+    /// `$TMPDIR/podcli-UID/`, `/tmp/podcli-UID/` by default, a directory podcli makes 0700 and
+    /// refuses if someone else made it first), or in the `--home` directory.
     let controlSocket: String
 
     init(home: String?, environment: [String: String]) throws(CommandFailure) {
@@ -31,7 +32,8 @@ struct DataDirectory {
         configFile = configHome + "/podcli/config"
         state = (environment["XDG_STATE_HOME"].flatMap(DataDirectory.usable) ?? userHome + "/.local/state") + "/podcli"
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap(DataDirectory.usable).map { $0 + "/podcli" }
-        controlSocket = (runtime ?? "/tmp/podcli-\(getuid())") + "/control"
+        let temporary = environment["TMPDIR"].flatMap(DataDirectory.usable) ?? "/tmp"
+        controlSocket = (runtime ?? "\(temporary)/podcli-\(getuid())") + "/control"
     }
 
     /// The XDG spec says relative paths in these variables are invalid and must be ignored.

@@ -6,7 +6,8 @@ import CSystem
 
 /// Another podcli, started with `arguments` in a session of its own (posix_spawn, SETSID): no
 /// terminal, so closing the caller's terminal does not stop it; stdin /dev/null, stdout and
-/// stderr to `log` (or /dev/null), and no other descriptor of ours.
+/// stderr to `log` (or /dev/null), and no other descriptor of ours. The log is made anew (0600):
+/// whatever is at its path is removed first, and a link planted there is never followed.
 enum DetachedProcess {
     /// Starts it and returns its pid, or the errno posix_spawn failed with.
     static func spawn(_ arguments: [String], log: String? = nil) -> Result<pid_t, SpawnError> {
@@ -14,8 +15,13 @@ enum DetachedProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(
-            &actions, STDOUT_FILENO, log ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let log {
+            unlink(log)
+            posix_spawn_file_actions_addopen(
+                &actions, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
         // Nothing else of ours: a pipe a caller reads to its end must not stay open in the child.
         csystem_spawn_close_from(&actions, 3)

@@ -12,13 +12,32 @@ struct EpisodeFetcher {
     var onProgress: ((_ received: Int, _ total: Int?) -> Void)?
 
     /// Downloads (or resumes) `episode` and records its file.
-    /// - Parameter onResponse: told the path of the partial file as the server starts sending
-    ///   into it (so a player can stream it).
-    /// - Throws: `DownloadError` or `StoreError`; the episode is then marked failed, and a
+    /// - Parameters:
+    ///   - onStart: told when the download begins, the episode's lock taken (not when another
+    ///     podcli holds it, or has finished it meanwhile).
+    ///   - onResponse: told the path of the partial file as the server starts sending into it
+    ///     (so a player can stream it).
+    /// - Throws: `DownloadError` or `StoreError`; the episode is then marked failed (unless the
+    ///   disk was at fault: that is no reason to leave the episode alone for a while), and a
     ///   resumable partial file stays for the next run.
-    func fetch(_ episode: Episode, onResponse: (String) -> Void = { _ in }) throws -> EpisodeFile {
+    func fetch(
+        _ episode: Episode, onStart: () -> Void = {}, onResponse: (String) -> Void = { _ in }
+    ) throws -> EpisodeFile {
         let lock = try library.lock(episode)
-        defer { withExtendedLifetime(lock) {} }
+        defer {
+            // What a download that kept nothing leaves: no empty directory (removed under the
+            // lock, so no other podcli is writing in it).
+            library.removeDirectoryIfEmpty(of: episode)
+            withExtendedLifetime(lock) {}
+        }
+        // Another podcli may have downloaded it while this one waited for the lock: one
+        // download, not two. (`verify --repair` asks again for what is recorded, on purpose.)
+        if episode.state != .downloaded, try library.episode(id: episode.id)?.state == .downloaded,
+            let file = try library.files(of: episode).first
+        {
+            return file
+        }
+        onStart()
         try library.setState(.downloading, of: episode)
         let request = DownloadRequest(
             url: episode.sourceURL, directory: library.directory(of: episode),
@@ -49,7 +68,11 @@ struct EpisodeFetcher {
                 sha256: result.sha256, contentType: result.contentType)
         } catch {
             progress.finish()
-            try? library.recordFailure("\(error)", of: episode)
+            if error.isOutOfSpace {
+                try? library.recordInterruption("\(error)", of: episode)
+            } else {
+                try? library.recordFailure("\(error)", of: episode)
+            }
             throw error
         }
     }

@@ -35,7 +35,7 @@ final class EpisodeStream: Sendable {
                 let library = try Library(directory: libraryDirectory)
                 let fetcher = EpisodeFetcher(
                     library: library, downloader: Downloader(policy: policy), output: .silent)
-                let file = try fetcher.fetch(episode) { path in progress.withLock { $0.partialPath = path } }
+                let file = try fetcher.fetch(episode, onResponse: { path in progress.withLock { $0.partialPath = path } })
                 let path = library.path(of: file)
                 progress.withLock {
                     $0.partialPath = path

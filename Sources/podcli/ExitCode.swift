@@ -42,7 +42,7 @@ enum ExitCode: Int32, CaseIterable {
             }
         case let error as FeedError:
             switch error {
-            case .empty, .notXML, .notAFeed, .truncated, .badEncoding: self = .badContent
+            case .empty, .notXML, .notAFeed, .truncated, .textTooLong, .badEncoding: self = .badContent
             case .unreadable: self = .storage
             }
         case let error as DecoderError:
@@ -72,4 +72,14 @@ enum ExitCode: Int32, CaseIterable {
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     let exitCode: ExitCode
+}
+
+extension Error {
+    /// The disk, not the episode, stopped a download: no backoff for the episode, and the
+    /// downloads left would stop the same way.
+    var isOutOfSpace: Bool {
+        if let error = self as? DownloadError { return error.isOutOfSpace }
+        if let error = self as? StoreError { return error.isOutOfSpace }
+        return false
+    }
 }

@@ -40,7 +40,7 @@ struct FeedUpdater {
             url: storedURL, metadata: FeedMetadata(document, url: storedURL),
             episodes: document.items.map(EpisodeMetadata.init), etag: info.etag, lastModified: info.lastModified,
             protection: protection)
-        return .subscribed(feed, summary)
+        return summary.wasSubscribed ? .refreshed(feed, summary) : .subscribed(feed, summary)
     }
 
     /// Fetches a subscribed feed with its validators and records what changed. A failure is

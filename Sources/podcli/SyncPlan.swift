@@ -1,13 +1,18 @@
 import EpisodeStore
 
-/// What one `sync` deletes and downloads, decided from the library's state and the policy with no
+/// What one `sync` downloads and deletes, decided from the library's state and the policy with no
 /// I/O, so every rule can be checked on its own.
 ///
-/// Retention first: a played episode goes once `delete-played-after` days have passed, and a
-/// feed keeps only its newest `keep` downloads (counting those it is about to download). Never an
-/// episode that is kept or queued (one being played is left alone when the deletion is tried).
-/// Then downloads, newest first across all feeds: what `download` asks for, without what is too
-/// old or too large, while the disk budget and the free-space floor allow.
+/// A sync runs in three steps, and the plan is made for the first two:
+/// 1. `deletions`: played episodes whose `delete-played-after` days have passed. They need no
+///    replacement, so they go first and free their space for the downloads.
+/// 2. `downloads`, newest first across all feeds: what `download` asks for among each feed's
+///    newest `keep` (downloaded or wanted), without what is too old or too large, while the disk
+///    budget allows. Downloads cut short are always finished.
+/// 3. `surplus(of:policy:)`, worked out again once the downloads are recorded: a feed's downloads
+///    past its newest `keep`. `keep N` means N downloaded: a download that failed never costs an
+///    older episode its file.
+/// Never an episode that is kept or queued (one being played is left alone when it is tried).
 struct SyncPlan: Equatable {
     struct Deletion: Equatable {
         let id: Int
@@ -19,6 +24,8 @@ struct SyncPlan: Equatable {
         let id: Int
         /// The most it may weigh: its share of the disk budget, `max-size`, `stream-max-size`.
         let maxBytes: Int
+        /// The length the feed announced (0 when it did not), reserved against `min-free` while it runs.
+        let announcedBytes: Int
     }
 
     struct Skip: Equatable {
@@ -26,11 +33,12 @@ struct SyncPlan: Equatable {
         let reason: String
     }
 
+    /// Step 1: played episodes past their days.
     var deletions: [Deletion] = []
     var downloads: [Download] = []
     /// Wanted but not downloaded, and why (too old, too large, over the budget).
     var skipped: [Skip] = []
-    /// Downloads left out because the disk is nearly full: a failure, unlike the other skips.
+    /// Downloads left out because the disk is already below `min-free`: a failure, unlike the skips.
     var belowFloor: [Skip] = []
     /// Downloads that failed in a row and wait before the next try.
     var waiting: [Int] = []
@@ -51,15 +59,8 @@ struct SyncPlan: Equatable {
         episodes: [EpisodeStatus], policy: (Int) -> EpisodePolicy, settings: SyncSettings, disk: Disk, now: Int
     ) {
         var wanted: [EpisodeStatus] = []
-        var byFeed: [Int: [EpisodeStatus]] = [:]
-        for episode in episodes {
-            if let feedID = episode.feedID {
-                byFeed[feedID, default: []].append(episode)
-            } else if episode.state == .downloading && !episode.isDownloaded {
-                wanted.append(episode)  // a `fetch` cut short: finish it
-            }
-        }
-        for (feedID, feedEpisodes) in byFeed.sorted(by: { $0.key < $1.key }) {
+        var replaced = 0
+        for (feedID, feedEpisodes) in Self.byFeed(episodes, cutShort: &wanted) {
             let rules = policy(feedID)
             var keepers: [EpisodeStatus] = []
             for episode in feedEpisodes {
@@ -77,30 +78,61 @@ struct SyncPlan: Equatable {
                     }
                 }
             }
-            // `keepers` is newest first: what is past the newest `keep` goes, or is not fetched.
-            for episode in keepers.dropFirst(rules.keep ?? keepers.count) {
-                if !episode.isDownloaded {
-                    if episode.state != .downloading {
-                        skipped.append(Skip(id: episode.id, reason: "older than the newest \(rules.keep!) (keep)"))
-                    }
-                } else if !episode.isQueued {
-                    deletions.append(
-                        Deletion(
-                            id: episode.id, bytes: episode.fileSize ?? 0,
-                            reason: "older than the newest \(rules.keep!) (keep)"))
+            // `keepers` is newest first: what is wanted among the newest `keep` is downloaded;
+            // the downloads it pushes past `keep` are what step 3 will free.
+            let newest = keepers.prefix(rules.keep ?? keepers.count)
+            wanted += newest.filter { !$0.isDownloaded }
+            for episode in keepers.dropFirst(newest.count) {
+                if episode.isDownloaded {
+                    if !episode.isQueued { replaced += episode.fileSize ?? 0 }
+                } else if episode.state == .downloading {
+                    wanted.append(episode)  // a download cut short is finished even when policy would not start it now
+                } else {
+                    skipped.append(Skip(id: episode.id, reason: Self.pastKeep(rules)))
                 }
             }
-            let kept = keepers.prefix(rules.keep ?? keepers.count)
-            wanted += kept.filter { !$0.isDownloaded }
-            // A download cut short is finished even when policy would not start it now.
-            wanted += keepers.dropFirst(kept.count).filter { !$0.isDownloaded && $0.state == .downloading }
         }
-        let deletedBytes = deletions.reduce(0) { $0 + $1.bytes }
         waiting = wanted.filter { ($0.retryAt ?? 0) > now }.map(\.id)
         wanted.removeAll { ($0.retryAt ?? 0) > now }
         wanted.sort { ($0.sortDate, -$0.id) > ($1.sortDate, -$1.id) }
-        planDownloads(wanted, policy: policy, settings: settings, disk: disk, deletedBytes: deletedBytes)
+        let expired = deletions.reduce(0) { $0 + $1.bytes }
+        planDownloads(
+            wanted, policy: policy, settings: settings, disk: disk, freedFirst: expired, freedAfter: replaced)
     }
+
+    /// Step 3: each feed's downloads past its newest `keep`, from the library as it is after the
+    /// downloads (kept episodes do not count; queued ones count and stay).
+    static func surplus(of episodes: [EpisodeStatus], policy: (Int) -> EpisodePolicy) -> [Deletion] {
+        var ignored: [EpisodeStatus] = []
+        var surplus: [Deletion] = []
+        for (feedID, feedEpisodes) in byFeed(episodes, cutShort: &ignored) {
+            let rules = policy(feedID)
+            guard let keep = rules.keep else { continue }
+            let downloads = feedEpisodes.filter { $0.isDownloaded && !$0.isKept }
+            for episode in downloads.dropFirst(keep) where !episode.isQueued {
+                surplus.append(Deletion(id: episode.id, bytes: episode.fileSize ?? 0, reason: pastKeep(rules)))
+            }
+        }
+        return surplus
+    }
+
+    /// The episodes of each feed (newest first, in feed order), and in `cutShort` the downloads
+    /// of episodes of no feed that a `fetch` left unfinished.
+    private static func byFeed(
+        _ episodes: [EpisodeStatus], cutShort: inout [EpisodeStatus]
+    ) -> [(Int, [EpisodeStatus])] {
+        var byFeed: [Int: [EpisodeStatus]] = [:]
+        for episode in episodes {
+            if let feedID = episode.feedID {
+                byFeed[feedID, default: []].append(episode)
+            } else if episode.state == .downloading && !episode.isDownloaded {
+                cutShort.append(episode)
+            }
+        }
+        return byFeed.sorted { $0.key < $1.key }
+    }
+
+    private static func pastKeep(_ rules: EpisodePolicy) -> String { "older than the newest \(rules.keep!) (keep)" }
 
     /// Why a downloaded episode should go now, or nil.
     private static func expiry(of episode: EpisodeStatus, rules: EpisodePolicy, now: Int) -> String? {
@@ -135,13 +167,23 @@ struct SyncPlan: Equatable {
         return nil
     }
 
-    /// Reserves each download's announced size, newest first, against the budget and the floor.
+    /// Reserves each download's announced size, newest first, against the disk budget. The
+    /// free-space floor is not reserved here for every download at once (a first sync of a
+    /// thousand feeds would refuse most of them): each reserves its length while it runs
+    /// (`SpaceReservation`); only a disk already below the floor stops them all now.
+    /// - Parameters:
+    ///   - freedFirst: the bytes step 1 deletes before the downloads.
+    ///   - freedAfter: the bytes step 3 will delete once the downloads replace them.
     private mutating func planDownloads(
         _ wanted: [EpisodeStatus], policy: (Int) -> EpisodePolicy, settings: SyncSettings, disk: Disk,
-        deletedBytes: Int
+        freedFirst: Int, freedAfter: Int
     ) {
-        var reserved = disk.recorded - deletedBytes
-        var free = disk.free.map { $0 + deletedBytes }
+        if let free = disk.free, !wanted.isEmpty, free + freedFirst < settings.minFree {
+            let reason = SpaceReservation.shortage(free: free + freedFirst, floor: settings.minFree)
+            belowFloor = wanted.map { Skip(id: $0.id, reason: reason) }
+            return
+        }
+        var reserved = disk.recorded - freedFirst - freedAfter
         var accepted: [(EpisodeStatus, Int)] = []
         for episode in wanted {
             // Feeds often announce 0 or a wrong length; the transfer's own checks catch the rest.
@@ -153,16 +195,7 @@ struct SyncPlan: Equatable {
                         reason: "the disk budget of \(Formatting.bytes(budget)) is spent (disk-budget)"))
                 continue
             }
-            if let available = free, available - need < settings.minFree {
-                belowFloor.append(
-                    Skip(
-                        id: episode.id,
-                        reason: "less than \(Formatting.bytes(settings.minFree)) would be left free on the disk "
-                            + "(min-free)"))
-                continue
-            }
             reserved += need
-            free = free.map { $0 - need }
             accepted.append((episode, need))
         }
         downloads = accepted.map { episode, need in
@@ -170,7 +203,7 @@ struct SyncPlan: Equatable {
             if let feedID = episode.feedID, let maxSize = policy(feedID).maxSize { limit = min(limit, maxSize) }
             // The budget left once every other download takes what it announced.
             if let budget = settings.diskBudget { limit = min(limit, budget - (reserved - need)) }
-            return Download(id: episode.id, maxBytes: limit)
+            return Download(id: episode.id, maxBytes: limit, announcedBytes: need)
         }
     }
 }

@@ -52,19 +52,21 @@ final class Synchronizer: Sendable {
                 recorded: try library.recordedBytes(), free: DownloadLimits.freeBytes(at: library.episodesDirectory)),
             now: now)
         try delete(plan.deletions, in: library)
-        // One line for them all: the disk, not each episode, is what needs seeing to.
-        if let first = plan.belowFloor.first {
-            let subject =
-                plan.belowFloor.count == 1
-                ? "#\(first.id) \(try library.episode(id: first.id)?.title ?? "")"
-                : Formatting.count(plan.belowFloor.count, "episode")
-            fail(subject, "not downloaded: \(first.reason)", .storage)
-        }
         report.withLock {
             $0.skipped = plan.skipped.count
             $0.waiting = plan.waiting.count
         }
+        let unwritten = try plan.belowFloor.map { skip in
+            Unwritten(subject: "#\(skip.id) \(try library.episode(id: skip.id)?.title ?? "")", reason: skip.reason)
+        }
+        report.withLock { $0.unwritten = unwritten }
         download(plan.downloads)
+        reportUnwritten()
+        // Only now, with the downloads recorded: what they pushed past a feed's `keep`.
+        let surplus = SyncPlan.surplus(of: try library.episodeStatuses()) { [config] id in
+            policies[id] ?? config.policy
+        }
+        try delete(surplus, in: library)
         progress.finish()
         return report.withLock { $0 }
     }
@@ -132,19 +134,33 @@ final class Synchronizer: Sendable {
             // Each transfer gets a share of the rate: it must not count as stalled.
             policy.lowSpeedLimit = min(policy.lowSpeedLimit, max(rate / (4 * config.sync.jobs), 1))
         }
+        let space = SpaceReservation(floor: config.sync.minFree, directory: libraryDirectory + "/episodes")
         WorkerPool.run(downloads, threads: config.sync.jobs) { [self, policy] in
             let library = Result { try Library(directory: libraryDirectory) }
             let downloader = Downloader(policy: policy)
-            return { download in self.download(download, library: library, downloader: downloader) }
+            return { download in self.download(download, library: library, downloader: downloader, space: space) }
         }
     }
 
-    private func download(_ download: SyncPlan.Download, library: Result<Library, Error>, downloader: Downloader) {
+    private func download(
+        _ download: SyncPlan.Download, library: Result<Library, Error>, downloader: Downloader,
+        space: SpaceReservation
+    ) {
         var subject = "#\(download.id)"
         do {
             let library = try library.get()
             guard let episode = try library.episode(id: download.id) else { return }
             subject += " \(episode.title)"
+            // Once the disk is full, the downloads left would each fail the same way.
+            if let full = report.withLock({ $0.diskFull }) {
+                progress.done(download.id)
+                return report.withLock { $0.unwritten.append(Unwritten(subject: subject, reason: full)) }
+            }
+            if let shortage = space.reserve(download.announcedBytes) {
+                progress.done(download.id)
+                return report.withLock { $0.unwritten.append(Unwritten(subject: subject, reason: shortage)) }
+            }
+            defer { space.release(download.announcedBytes) }
             var fetcher = EpisodeFetcher(library: library, downloader: downloader, output: .silent)
             fetcher.limits = DownloadLimits(
                 maxBytes: download.maxBytes, maxSeconds: Double(config.sync.streamMaxTime),
@@ -161,10 +177,25 @@ final class Synchronizer: Sendable {
             progress.print("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size)))")
         } catch StoreError.busy {
             progress.done(download.id)  // another podcli is downloading it
+        } catch let error where error.isOutOfSpace {
+            // The machine's failure, not the episode's: told once for all (`reportUnwritten`).
+            progress.done(download.id)
+            report.withLock {
+                $0.diskFull = $0.diskFull ?? "\(error)"
+                $0.unwritten.append(Unwritten(subject: subject, reason: "\(error)"))
+            }
         } catch {
             progress.done(download.id)
             fail(subject, "\(error)", ExitCode(for: error))
         }
+    }
+
+    /// One failure line for every download the disk stopped: what needs seeing to is the disk.
+    private func reportUnwritten() {
+        let unwritten = report.withLock { $0.unwritten }
+        guard let first = unwritten.first else { return }
+        let subject = unwritten.count == 1 ? first.subject : Formatting.count(unwritten.count, "episode")
+        fail(subject, "not downloaded: \(first.reason)", .storage)
     }
 
     /// Reports a failure at once (on stderr, so cron mails it) and counts it.
@@ -172,6 +203,12 @@ final class Synchronizer: Sendable {
         progress.error("\(subject): \(message)")
         report.withLock { $0.failures.append(SyncReport.Failure(subject: subject, message: message, exitCode: code)) }
     }
+}
+
+/// A download the disk stopped, and why.
+struct Unwritten: Sendable {
+    let subject: String
+    let reason: String
 }
 
 /// What a sync did, for its summary line, its log and its exit code.
@@ -203,6 +240,10 @@ struct SyncReport: Sendable {
     /// Downloads that failed in a row and wait before the next try.
     var waiting = 0
     var failures: [Failure] = []
+    /// Downloads the disk stopped (below `min-free`, full), and why.
+    var unwritten: [Unwritten] = []
+    /// Why the disk took no more, once a download found it full.
+    var diskFull: String?
 
     /// "12 feeds (1 failed), 3 new, 2 downloaded (41.0 MiB), 1 deleted (9.5 MiB), 2 skipped by
     /// policy, 1 feed backing off".
@@ -216,7 +257,8 @@ struct SyncReport: Sendable {
         if skipped > 0 { parts.append("\(skipped) skipped by policy") }
         if backingOff > 0 { parts.append(Formatting.count(backingOff, "feed") + " backing off") }
         if waiting > 0 { parts.append(Formatting.count(waiting, "download") + " backing off") }
-        let downloadFailures = failures.count - feedsFailed
+        if !unwritten.isEmpty { parts.append("\(unwritten.count) not downloaded for want of disk space") }
+        let downloadFailures = failures.count - feedsFailed - (unwritten.isEmpty ? 0 : 1)
         if downloadFailures > 0 { parts.append(Formatting.count(downloadFailures, "download") + " failed") }
         return parts.joined(separator: ", ")
     }

@@ -11,6 +11,15 @@ import Testing
         ("bad\u{0}\u{7}name.mp3", "badname.mp3"),
         ("  spaced.mp3 ", "spaced.mp3"),
         ("episode.mp3.part", "episode.mp3"),
+        // Never a name podcli keeps beside the audio: a partial, a hidden file, the old artwork.
+        ("x.part.part", "x"),
+        ("x.PART", "x"),
+        ("x.part. .part", "x"),
+        (".part", "part"),
+        ("x.mp3...", "x.mp3"),
+        ("..artwork.jpg", "audio-artwork.jpg"),
+        ("Artwork.JPG", "audio-Artwork.JPG"),
+        (".artwork.jpg", "audio-artwork.jpg"),
         ("Épisode ☕.mp3", "Épisode ☕.mp3"),
     ])
     func sanitizeKeepsOnlyASafeLastComponent(raw: String, expected: String) {

@@ -261,6 +261,15 @@ import Testing
         }
     }
 
+    @Test func aTextLongerThanLibxml2ReadsInOnePieceIsSaidSoNotCalledCutOff() {
+        let huge = String(repeating: "b", count: 11_000_000)
+        let feed = rss("<item><title>x</title><description><![CDATA[\(huge)]]></description></item>")
+        #expect(throws: FeedError.textTooLong(line: 4)) { try parse(feed) }
+        #expect(
+            FeedError.textTooLong(line: 3).description
+                == "not read: a text in the feed (at line 3) is longer than the 10 MB podcli reads in one piece")
+    }
+
     @Test func bytesThatDoNotDecodeInTheDeclaredEncodingAreNotAFeed() {
         var bytes = Array(#"<?xml version="1.0" encoding="EUC-JP"?><rss><channel><title>"#.utf8)
         bytes += [0xFF, 0xFF, 0xA1]

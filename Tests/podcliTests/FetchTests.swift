@@ -102,7 +102,7 @@ import Testing
         #expect(try t.run(["list", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]")
     }
 
-    @Test func anHTMLPageIsRefusedWithOneLineAndNothingIsRecordedAsDownloaded() throws {
+    @Test func anHTMLPageIsRefusedWithOneLineAndNothingIsKept() throws {
         let t = try CLITestCase()
         let url = t.server.url("/html/portal-\(UUID().uuidString).mp3")
         let result = try t.run(["fetch", url])
@@ -111,11 +111,9 @@ import Testing
             result.stderr
                 == "podcli: \(url) is not audio (the server sent a text/html page, perhaps a captive portal or login page); nothing was kept\n"
         )
-        let shown = try t.show("1")
-        #expect(shown["state"] as? String == "failed")
-        #expect(shown["path"] == nil || shown["path"] is NSNull)
-        #expect((shown["last_error"] as? String)?.contains("not audio") == true)
-        #expect(t.episodeFiles(shown["uuid"] as! String).isEmpty)
+        // Nothing: no episode (not even a failed one), no directory.
+        #expect(try t.run(["list", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: t.home.path + "/episodes").isEmpty)
     }
 
     @Test func httpErrorsGiveTheNetworkExitCode() throws {
@@ -175,12 +173,15 @@ import Testing
         #expect(result.stderr.hasPrefix("podcli: could not write \(t.home.path)/episodes/"))
         #expect(result.stderr.hasSuffix("big.mp3.part: File too large\n"))
         #expect(result.stderr.split(separator: "\n").count == 1)
-        let failed = try t.show("1")
-        #expect(failed["state"] as? String == "failed")
-        #expect(failed["path"] == nil || failed["path"] is NSNull)
+        // The disk's failure, not the episode's: cut short (its partial file kept), not failed.
+        let interrupted = try t.show("1")
+        #expect(interrupted["state"] as? String == "downloading")
+        #expect(interrupted["path"] == nil || interrupted["path"] is NSNull)
 
         let retry = try t.run(["fetch", url])
         #expect(retry.status == 0, "\(retry)")
+        let resume = try t.server.stats(pathPrefix: URL(string: url)!.path).last?.range
+        #expect(resume?.hasPrefix("bytes=") == true && resume != "bytes=0-", "\(String(describing: resume))")
         #expect(try Data(contentsOf: URL(fileURLWithPath: try t.show("1")["path"] as! String)) == data)
     }
 

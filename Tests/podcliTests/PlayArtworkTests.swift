@@ -111,7 +111,7 @@ struct PlayArtworkTests {
     }
 
     func expectedPath(of id: String) throws -> String {
-        t.home.path + "/episodes/" + (try t.show(id)["uuid"] as! String) + "/artwork.jpg"
+        t.home.path + "/episodes/" + (try t.show(id)["uuid"] as! String) + "/.artwork.jpg"
     }
 
     static let playerctlPresent = FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl")

@@ -47,6 +47,16 @@ import Testing
 
         func config(_ text: String) throws { _ = try t.home.write(text, to: "config") }
 
+        /// The episode titled `title` playing in real time (a PulseAudio null sink behind an ALSA
+        /// tap), once `status` says so; stopped with the value.
+        func playInRealTime(_ title: String) throws -> PacedPlayer {
+            let playing = try PacedPlayer(t, episode: try id(title))
+            guard try waitUntil(timeout: 10, { try t.run(["status", "--json"]).stdout.contains("\"playing\"") }) else {
+                throw TestSupportError("\(title) did not start playing: \(playing.player.currentStderr)")
+            }
+            return playing
+        }
+
         /// Titles of the episodes with a recorded file, newest first.
         func downloaded() throws -> [String] {
             try w.episodes(["--downloaded"]).compactMap { $0["title"] as? String }
@@ -369,16 +379,7 @@ import Testing
         try s.subscribe(try s.serve("alpha", episodes: 1...3))
         try s.config("download = all\n")
         #expect(try s.sync(["-q"]).status == 0)
-        let devices = try TemporaryDirectory(prefix: "podcli-paced")
-        let pulse = try PulseAudioServer()
-        defer { pulse.stop() }
-        let capture = try ALSACapture(directory: devices.url, pulseAudio: pulse)
-        let player = try RunningProcess(
-            executable: s.t.podcli.executableURL,
-            arguments: ["--home", s.t.home.path, "play", try s.id("alpha 1"), "--device", ALSACapture.pacedDeviceName],
-            environment: s.t.podcli.childEnvironment(capture.environment))
-        defer { player.kill() }
-        try waitUntil(timeout: 10) { try s.t.run(["status", "--json"]).stdout.contains("\"state\" : \"playing\"") }
+        let playing = try s.playInRealTime("alpha 1")
         #expect(try s.t.run(["pause"]).status == 0)
 
         try s.config("download = all\nkeep = 1\n")
@@ -388,7 +389,7 @@ import Testing
         #expect(try s.downloaded() == ["alpha 3", "alpha 1"])
 
         #expect(try s.t.run(["stop"]).status == 0)
-        #expect(try player.waitUntilExit(timeout: 10).status == 0)
+        #expect(try playing.player.waitUntilExit(timeout: 10).status == 0)
         let after = try s.sync()
         #expect(after.stdout == "Deleted #\(try s.id("alpha 1")) alpha 1: older than the newest 1 (keep)\n", "\(after)")
         #expect(try s.downloaded() == ["alpha 3"])
@@ -446,8 +447,11 @@ import Testing
         try s.config("min-free = 100000T\n")
         let sync = try s.sync()
         #expect(sync.status == 74, "\(sync)")
-        #expect(sync.stderr.contains("podcli: #\(try s.id("alpha 2")) alpha 2: not downloaded: less than "), "\(sync)")
-        #expect(sync.stderr.contains("would be left free on the disk (min-free)"), "\(sync)")
+        #expect(sync.stderr.contains("podcli: #\(try s.id("alpha 2")) alpha 2: not downloaded: only "), "\(sync)")
+        #expect(
+            sync.stderr.contains(
+                " of the disk is free, and min-free keeps 100000.0 TiB free; free some space or lower min-free\n"),
+            "\(sync)")
         #expect(try s.downloaded().isEmpty)
         #expect(try s.downloads("alpha", 2).isEmpty)
     }
@@ -532,5 +536,28 @@ extension SyncCommandTests.Shelf {
             executable: URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [database, sql], environment: [:]
         ).waitUntilExit()
         guard result.status == 0 else { throw TestSupportError("sqlite3 failed: \(result)") }
+    }
+}
+
+/// A `podcli play` of one episode in real time, with the sound server it plays on.
+final class PacedPlayer {
+    let devices: TemporaryDirectory
+    let pulse: PulseAudioServer
+    let capture: ALSACapture
+    let player: RunningProcess
+
+    init(_ t: CLITestCase, episode id: String) throws {
+        devices = try TemporaryDirectory(prefix: "podcli-paced")
+        pulse = try PulseAudioServer()
+        capture = try ALSACapture(directory: devices.url, pulseAudio: pulse)
+        player = try RunningProcess(
+            executable: t.podcli.executableURL,
+            arguments: ["--home", t.home.path, "play", id, "--device", ALSACapture.pacedDeviceName],
+            environment: t.podcli.childEnvironment(capture.environment))
+    }
+
+    deinit {
+        player.kill()
+        pulse.stop()
     }
 }

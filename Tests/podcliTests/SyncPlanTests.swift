@@ -57,18 +57,33 @@ import Testing
         #expect(Set(plan.downloads.map(\.id)) == [1, 2])
     }
 
-    @Test func keepDeletesOlderDownloadsAndSkipsOlderNewOnes() {
-        let plan = Self.plan(
-            [
-                Self.episode(1, age: 1, new: true), Self.episode(2, age: 2, file: 10),
-                Self.episode(3, age: 3, file: 10, kept: true), Self.episode(4, age: 4, file: 10, queued: true),
-                Self.episode(5, age: 5, file: 10), Self.episode(6, age: 6, new: true),
-            ], policy: EpisodePolicy(keep: 2))
+    @Test func keepDownloadsTheNewestAndSkipsOlderNewOnesButDeletesNothingBeforehand() {
+        let episodes = [
+            Self.episode(1, age: 1, new: true), Self.episode(2, age: 2, file: 10),
+            Self.episode(3, age: 3, file: 10, kept: true), Self.episode(4, age: 4, file: 10, queued: true),
+            Self.episode(5, age: 5, file: 10), Self.episode(6, age: 6, new: true),
+        ]
+        let plan = Self.plan(episodes, policy: EpisodePolicy(keep: 2))
         #expect(plan.downloads.map(\.id) == [1])
-        // 3 is kept (and does not count), 4 is queued (counts, stays).
-        #expect(plan.deletions.map(\.id) == [5])
-        #expect(plan.deletions.first?.reason == "older than the newest 2 (keep)")
+        #expect(plan.deletions.isEmpty)
         #expect(plan.skipped.map(\.id) == [6])
+        // After the downloads: 3 is kept (and does not count), 4 is queued (counts, stays).
+        let downloaded = [Self.episode(1, age: 1, file: 10)] + episodes.dropFirst()
+        let surplus = SyncPlan.surplus(of: downloaded) { _ in EpisodePolicy(keep: 2) }
+        #expect(surplus.map(\.id) == [5])
+        #expect(surplus.first?.reason == "older than the newest 2 (keep)")
+    }
+
+    @Test func keepMeansDownloadedSoAFailedReplacementCostsNothing() {
+        let policy = EpisodePolicy(keep: 1)
+        let episodes = [Self.episode(1, age: 1, new: true), Self.episode(2, age: 2, file: 10)]
+        let plan = Self.plan(episodes, policy: policy)
+        #expect(plan.downloads.map(\.id) == [1] && plan.deletions.isEmpty)
+        // Its download failed: the only episode on disk stays.
+        #expect(SyncPlan.surplus(of: episodes) { _ in policy }.isEmpty)
+        // It was recorded: now the older one goes.
+        let replaced = [Self.episode(1, age: 1, file: 10), Self.episode(2, age: 2, file: 10)]
+        #expect(SyncPlan.surplus(of: replaced) { _ in policy }.map(\.id) == [2])
     }
 
     @Test func playedEpisodesGoAfterTheirDaysUnlessKeptOrQueued() {
@@ -117,14 +132,33 @@ import Testing
         #expect(plan.waiting == [1])
     }
 
-    @Test func theFloorStopsDownloadsThatWouldLeaveTooLittleFree() {
+    @Test func theFloorIsNotReservedForEveryPlannedDownloadAtOnce() {
+        // A first sync of many feeds, each announcing ~90 MB per episode, on a disk with 79 GB
+        // free: each download reserves its length while it runs, not all of them now.
         var settings = SyncSettings()
-        settings.minFree = 100
+        settings.minFree = 512 << 20
+        let episodes = (1...541).map { Self.episode($0, age: $0, size: 90 << 20, new: true, feed: $0) }
+        let plan = Self.plan(episodes, settings: settings, free: 79 << 30)
+        #expect(plan.downloads.count == 541 && plan.belowFloor.isEmpty)
+        #expect(plan.downloads.first?.announcedBytes == 90 << 20)
+    }
+
+    @Test func aDiskAlreadyBelowTheFloorStopsEveryDownloadWithOneReason() {
+        var settings = SyncSettings()
+        settings.minFree = 100 << 20
         let plan = Self.plan(
             [Self.episode(1, age: 1, size: 30, new: true), Self.episode(2, age: 2, size: 30, new: true)],
-            settings: settings, free: 150)
-        #expect(plan.downloads.map(\.id) == [1])
-        #expect(plan.belowFloor.map(\.id) == [2])
+            settings: settings, free: 60 << 20)
+        #expect(plan.downloads.isEmpty)
+        #expect(plan.belowFloor.map(\.id) == [1, 2])
+        #expect(
+            plan.belowFloor.first?.reason
+                == "only 60.0 MiB of the disk is free, and min-free keeps 100.0 MiB free; free some space or lower min-free")
+        // What the played episodes give back counts: deleting 50 MiB first leaves room.
+        let freeing = Self.plan(
+            [Self.episode(1, age: 1, size: 30, new: true), Self.episode(3, age: 3, file: 50 << 20, played: 9)],
+            policy: EpisodePolicy(deletePlayedAfterDays: 7), settings: settings, free: 60 << 20)
+        #expect(freeing.downloads.map(\.id) == [1] && freeing.deletions.map(\.id) == [3])
     }
 }
 

@@ -50,29 +50,36 @@ enum Fetch: Command {
             return
         }
 
-        let episode: Episode
+        var episode: Episode
+        var madeHere = false
         if let existing = try library.episode(sourceURL: url) {
-            if existing.state == .downloaded {
-                output.note("Already downloaded: #\(existing.id) \(existing.title)")
-                try report(existing, library: library, arguments: arguments, output: output)
-                return
-            }
             episode = existing
-            output.note("\(existing.state == .new ? "Downloading" : "Resuming") #\(episode.id) \(episode.title)")
         } else {
             try DownloadError.checkFetchable(url)
             // An audio file name needs no look first: one request, as before feeds existed.
             let outcome = looksLikeAudio(url) ? .audio : try updater.subscribe(url: url)
-            if case .audio = outcome {
-                episode = try library.createEpisode(
-                    title: arguments[title] ?? defaultTitle(for: url), sourceURL: url, protection: updater.protection)
-            } else {
-                try finish(outcome, downloading: downloadCount, arguments: arguments, context: context)
-                return
+            guard case .audio = outcome else {
+                return try finish(outcome, downloading: downloadCount, arguments: arguments, context: context)
             }
+            (episode, madeHere) = try library.episodeToFetch(
+                sourceURL: url, title: arguments[title] ?? defaultTitle(for: url), protection: updater.protection)
+        }
+        if episode.state == .downloaded {
+            output.note("Already downloaded: #\(episode.id) \(episode.title)")
+            return try report(episode, library: library, arguments: arguments, output: output)
         }
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: output)
-        let file = try fetcher.fetch(episode)
+        let file: EpisodeFile
+        do {
+            file = try fetcher.fetch(episode) { [episode] in
+                guard !madeHere else { return }
+                output.note("\(episode.state == .new ? "Downloading" : "Resuming") #\(episode.id) \(episode.title)")
+            }
+        } catch {
+            // "Nothing was kept" means nothing: not even a failed row of an episode it made.
+            if madeHere { _ = try? library.forgetIfNothingKept(episode) }
+            throw error
+        }
         let line =
             "Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size))): \(library.path(of: file))"
         if arguments[json] { output.note(line) } else { output.print(line) }

@@ -48,19 +48,29 @@ enum Play: Command {
         }
         let config = try context.config()
         let library = try context.library()
-        let playlist = try self.playlist(arguments[episode], library: library, protection: config.protection)
+        let (playlist, madeHere) = try self.playlist(
+            arguments[episode], library: library, protection: config.protection)
         let session = PlaySession(
             library: library, output: context.output,
             device: arguments[device] ?? context.environment["PODCLI_DEVICE"] ?? config.device ?? "default",
             keymap: Keymap(skipBack: config.skipBack, skipForward: config.skipForward),
             downloadPolicy: context.downloadPolicy, controlSocket: try context.directories.get().controlSocket)
-        let reason = try session.run(playlist, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
+        let reason: StopReason
+        do {
+            reason = try session.run(playlist, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
+        } catch {
+            // A URL that could not be streamed leaves no episode behind, unless something was kept.
+            if let madeHere { _ = try? library.forgetIfNothingKept(madeHere) }
+            throw error
+        }
         if case .signal(let number) = reason { throw TerminatedBySignal(number: number) }
     }
 
     /// The episode asked for (by number, UUID prefix or audio URL: a new URL is a new episode),
-    /// then the rest of the queue; or the queue.
-    private static func playlist(_ reference: String?, library: Library, protection: Protection) throws -> [Episode] {
+    /// then the rest of the queue; or the queue. Also the episode a new URL made, if one did.
+    private static func playlist(
+        _ reference: String?, library: Library, protection: Protection
+    ) throws -> ([Episode], madeHere: Episode?) {
         let queue = try library.queue()
         guard let reference else {
             guard !queue.isEmpty else {
@@ -69,19 +79,18 @@ enum Play: Command {
                         + "or queue some with 'podcli queue add ID'",
                     exitCode: .notFound)
             }
-            return queue
+            return (queue, nil)
         }
         let episode: Episode
+        var madeHere = false
         if reference.contains("://") {
             try DownloadError.checkFetchable(reference)
-            episode =
-                try library.episode(sourceURL: reference)
-                ?? library.createEpisode(
-                    title: Fetch.defaultTitle(for: reference), sourceURL: reference, protection: protection)
+            (episode, madeHere) = try library.episodeToFetch(
+                sourceURL: reference, title: Fetch.defaultTitle(for: reference), protection: protection)
         } else {
             episode = try library.episode(matching: reference)
         }
-        return [episode] + queue.filter { $0.id != episode.id }
+        return ([episode] + queue.filter { $0.id != episode.id }, madeHere ? episode : nil)
     }
 }
 
