@@ -84,6 +84,7 @@ CREATE INDEX episodes_feed ON episodes (feed_id, sort_date DESC, id);
 -- `sync` look for, each found without reading the others.
 CREATE INDEX episodes_new ON episodes (feed_id) WHERE is_new = 1;
 CREATE INDEX episodes_downloaded ON episodes (feed_id) WHERE state = 'downloaded';
+CREATE INDEX episodes_downloading ON episodes (feed_id) WHERE state = 'downloading';
 CREATE INDEX playback_state_played ON playback_state (episode_id) WHERE played = 1;
 
 -- How many episodes each feed has, kept by the triggers below instead of counted by `feeds`.

@@ -49,21 +49,33 @@ public struct EpisodeStatus: Equatable, Sendable {
 }
 
 extension Library {
-    /// The episodes of every subscription, and any other episode whose download was cut short,
-    /// newest first.
-    public func episodeStatuses() throws(StoreError) -> [EpisodeStatus] {
-        try database.rows(
+    /// What sync weighs: the episodes that can change what it does, newest first. Those are
+    /// the episodes with files (retention, `keep`), the downloads cut short (of a feed or of no
+    /// feed), the new ones (`download = new`), and every episode of the feeds in `everyEpisodeOf`
+    /// (`download = all`). An episode of none of these is neither deleted nor downloaded by any
+    /// policy, so the plan leaves them out without reading them: each set is found through an
+    /// index that holds only it (`files`, schema 5's partial indexes, a feed's episodes).
+    public func episodeStatuses(everyEpisodeOf feedIDs: [Int] = []) throws(StoreError) -> [EpisodeStatus] {
+        let wholeFeeds = feedIDs.isEmpty
+            ? "" : "UNION SELECT id FROM episodes WHERE feed_id IN (\(feedIDs.map { _ in "?" }.joined(separator: ", ")))"
+        return try database.rows(
             """
             SELECT episodes.id, feed_id, sort_date, published_at, enclosure_length, state,
                 (SELECT sum(size) FROM files WHERE episode_id = episodes.id),
                 coalesce(playback.played, 0), playback.updated_at, kept, queue.episode_id IS NOT NULL, removed_at,
                 is_new, in_feed, episodes.retry_at
-            FROM episodes
+            FROM (
+                SELECT episode_id AS id FROM files
+                UNION SELECT id FROM episodes WHERE state = 'downloading'
+                UNION SELECT id FROM episodes WHERE is_new = 1
+                \(wholeFeeds)
+            ) AS candidates
+            CROSS JOIN episodes ON episodes.id = candidates.id
             LEFT JOIN playback_state AS playback ON playback.episode_id = episodes.id
             LEFT JOIN queue ON queue.episode_id = episodes.id
             WHERE feed_id IS NOT NULL OR state = 'downloading'
             ORDER BY sort_date DESC, episodes.id ASC
-            """
+            """, feedIDs.map { SQLValue($0) }
         ).map { row in
             EpisodeStatus(
                 id: Int(row.int(0)!), feedID: row.int(1).map(Int.init), sortDate: Int(row.int(2) ?? 0),

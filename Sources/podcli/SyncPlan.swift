@@ -52,7 +52,8 @@ struct SyncPlan: Equatable {
     }
 
     /// - Parameters:
-    ///   - episodes: the library's episodes, newest first (`Library.episodeStatuses`).
+    ///   - episodes: the episodes that can change the plan, newest first (`Library.episodeStatuses`:
+    ///     those with files, cut short or new, and every episode of the feeds whose `download` is `all`).
     ///   - policy: each feed's policy.
     ///   - now: seconds since the epoch.
     init(

@@ -45,8 +45,11 @@ final class Synchronizer: Sendable {
         refresh(due)
         // Each feed's policy once: the plan asks for it per feed and per download.
         let policies = Dictionary(uniqueKeysWithValues: feeds.map { ($0.id, config.policy(for: $0)) })
+        // The plan reads what can change, not the library: every episode only of the feeds that
+        // download all of theirs.
+        let wholeFeeds = feeds.filter { policies[$0.id]?.download == .all }.map(\.id)
         let plan = SyncPlan(
-            episodes: try library.episodeStatuses(), policy: { [config] id in policies[id] ?? config.policy },
+            episodes: try library.episodeStatuses(everyEpisodeOf: wholeFeeds), policy: { [config] id in policies[id] ?? config.policy },
             settings: config.sync,
             disk: SyncPlan.Disk(
                 recorded: try library.recordedBytes(), free: DownloadLimits.freeBytes(at: library.episodesDirectory)),
