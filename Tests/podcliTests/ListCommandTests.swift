@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+import TestSupport
+
+/// `podcli list`: a page at a time, the note of what is left, every episode on request, output
+/// that streams and stops quietly when its reader goes, and search.
+@Suite struct ListCommandTests {
+    /// A library of one feed of `count` episodes, Episode 1 the oldest.
+    private func library(_ count: Int, title: String = "Long Show") throws -> FeedCommandTests.World {
+        let w = try FeedCommandTests.World()
+        let items = (1...count).reversed().map { w.item($0) }
+        let url = try w.serve("feed.xml", FeedCommandTests.rss(title: title, items: items))
+        let fetch = try w.t.run(["fetch", url])
+        #expect(fetch.status == 0, "\(fetch)")
+        return w
+    }
+
+    private func titles(_ stdout: String) -> [String] {
+        stdout.split(separator: "\n").dropFirst().map { line in
+            String(line[try! #require(line.range(of: "Episode "))!.lowerBound...])
+        }
+    }
+
+    @Test func aPageIsTheNewestFiftyAndEndsWithWhatIsLeft() throws {
+        let w = try library(120)
+        let page = try w.t.run(["list"])
+        #expect(page.status == 0)
+        #expect(titles(page.stdout) == (71...120).reversed().map { "Episode \($0)" })
+        #expect(page.stdout.hasPrefix("ID "))
+        #expect(page.stderr == "70 more episodes (add --offset 50 for the next 50, --all for every one)\n")
+
+        let next = try w.t.run(["list", "--offset", "50", "-n", "10"])
+        #expect(titles(next.stdout) == (61...70).reversed().map { "Episode \($0)" })
+        #expect(next.stderr == "60 more episodes (add --offset 60 for the next 10, --all for every one)\n")
+
+        let last = try w.t.run(["list", "--offset", "100"])
+        #expect(titles(last.stdout) == (1...20).reversed().map { "Episode \($0)" })
+        #expect(last.stderr.isEmpty)
+
+        let past = try w.t.run(["list", "--offset", "500"])
+        #expect(past.status == 0 && past.stdout.isEmpty)
+        #expect(past.stderr == "Nothing past --offset 500: 120 episodes in all.\n")
+
+        let quiet = try w.t.run(["list", "--quiet", "--json"])
+        #expect(quiet.stderr.isEmpty)
+    }
+
+    @Test func allListsEveryEpisodeInOrderWithNoNote() throws {
+        let w = try library(120)
+        let all = try w.t.run(["list", "--all"])
+        #expect(all.status == 0)
+        #expect(titles(all.stdout) == (1...120).reversed().map { "Episode \($0)" })
+        #expect(all.stderr.isEmpty)
+        #expect(try w.episodes(["--all"]).count == 120)
+        let json = try w.episodes()
+        #expect(json.count == 50)
+        #expect(json.first?["title"] as? String == "Episode 120")
+        #expect(try w.episodes(["--offset", "110"]).compactMap { $0["title"] as? String }.last == "Episode 1")
+    }
+
+    @Test func pagingOptionsAreChecked() throws {
+        let w = try library(3)
+        for arguments in [["--limit", "0"], ["-n", "x"], ["--offset", "-1"], ["--all", "--limit", "5"]] {
+            let result = try w.t.run(["list"] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result)")
+            #expect(result.stderr.hasPrefix("Error: "), "\(arguments): \(result)")
+        }
+    }
+
+    /// `podcli list --all | head -n 2`: the listing stops when head has read its lines (a closed
+    /// pipe, EPIPE), with status 0 and nothing on stderr, long before it would have ended.
+    @Test func aListingIntoAClosedPipeEndsQuietly() throws {
+        let w = try library(3000)
+        let script = """
+            "$0" --home "$1" list --all 2>"$1/list.err" | head -n 2 >"$1/list.out"
+            echo "${PIPESTATUS[0]}"
+            """
+        let run = try RunningProcess(
+            executable: URL(fileURLWithPath: "/bin/bash"),
+            arguments: ["-c", script, w.t.podcli.executableURL.path, w.t.home.path],
+            environment: w.t.podcli.childEnvironment()
+        ).waitUntilExit()
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == "0\n", "podcli's exit status after its reader left: \(run.stdout)")
+        #expect(try String(contentsOfFile: w.t.home.path + "/list.err", encoding: .utf8).isEmpty)
+        let head = try String(contentsOfFile: w.t.home.path + "/list.out", encoding: .utf8)
+        #expect(head.split(separator: "\n").count == 2)
+        #expect(head.hasSuffix("Episode 3000\n"), "\(head)")
+    }
+
+    @Test func aSearchFindsWordsWithoutAccentsBestFirst() throws {
+        let w = try FeedCommandTests.World()
+        var first = w.item(1)
+        first.title = "Travel notes"
+        first.description = "<p>A week in <b>Kraków</b></p>"
+        var second = w.item(2)
+        second.title = "Kraków by night"
+        let url = try w.serve("feed.xml", FeedCommandTests.rss(title: "Trips", items: [second, first, w.item(3)]))
+        #expect(try w.t.run(["fetch", url]).status == 0)
+        #expect(try w.episodes(["-s", "krakow"]).compactMap { $0["title"] as? String } == [
+            "Kraków by night", "Travel notes",
+        ])
+        #expect(try w.episodes(["-s", "trips"]).count == 3)
+        let none = try w.t.run(["list", "-s", "lisbon"])
+        #expect(none.status == 0 && none.stdout.isEmpty)
+        #expect(none.stderr == "No episodes match.\n")
+    }
+}
