@@ -12,7 +12,9 @@
 /// then takes the recipe's steps 1, 10 and 12: foreign keys off before the transaction (SQLite
 /// ignores the pragma inside one), `PRAGMA foreign_key_check` before the commit (a violation
 /// rolls the step back), and foreign keys on again afterwards, whether the step committed, rolled
-/// back or failed.
+/// back or failed. (Where views or triggers of other tables name the rebuilt table, ALTER TABLE's
+/// rename checks them against a schema that lacks it: drop and make them again, or rename with
+/// `PRAGMA legacy_alter_table = ON`.)
 public struct Migrator: Sendable {
     /// One schema step.
     public struct Migration: Sendable {
