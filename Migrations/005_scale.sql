@@ -107,8 +107,10 @@ END;
 -- Search (`list -s`): a full-text index of each episode's title, its podcast's name and the words
 -- of its description (search_text(), a function podcli defines on its connections, drops the
 -- HTML). Accents are folded (remove_diacritics 2: "Krakow" finds "Kraków"), in any script.
--- The index holds no copy of the texts (it reads them, when it needs them, from this view) and
--- no word positions (detail = column: half the size; a search asks for words, not phrases).
+-- The index keeps no copy of the texts (content = ''), so ranking never reads them: with the
+-- texts as its content, BM25 read (and stripped) the description of every match. It keeps word
+-- positions (detail = full), without which a contentless index ranks every match alike. What it
+-- holds for each episode is what this view says.
 CREATE VIEW episode_search_source AS
 SELECT episodes.id AS episode_id, episodes.title AS title, feeds.title AS podcast,
     search_text(texts.description) AS description
@@ -118,16 +120,16 @@ LEFT JOIN episode_texts AS texts ON texts.episode_id = episodes.id;
 
 CREATE VIRTUAL TABLE episode_search USING fts5(
     title, podcast, description,
-    content = 'episode_search_source', content_rowid = 'episode_id',
-    tokenize = 'unicode61 remove_diacritics 2', detail = column
+    content = '', tokenize = 'unicode61 remove_diacritics 2'
 );
 -- Ranked by BM25, a word in the title weighing most, then the podcast's name.
 INSERT INTO episode_search (episode_search, rank) VALUES ('rank', 'bm25(8.0, 4.0, 1.0)');
-INSERT INTO episode_search (episode_search) VALUES ('rebuild');
+INSERT INTO episode_search (rowid, title, podcast, description)
+SELECT episode_id, title, podcast, description FROM episode_search_source ORDER BY episode_id;
 
--- The triggers keep the index in step, in the transaction of the change itself. An index with
--- external content is told what to forget with the values it was given ('delete'), so each trigger
--- hands it the old values as the view gives them, then the new ones. (Single rows are written with
+-- The triggers keep the index in step, in the transaction of the change itself. An index without
+-- content is told what to forget with the values it was given ('delete'), so each trigger hands it
+-- the old values as the view gave them, then the new ones. (Single rows are written with
 -- VALUES and scalar subqueries: INSERT ... SELECT into the index costs twice as much per row.)
 --
 -- A new episode is indexed by its insert, unless its texts row was written before it (which

@@ -10,13 +10,26 @@ extension Library {
         _ filter: EpisodeFilter, page: ListingPage = .all, _ body: (EpisodeListing) -> Bool
     ) throws(StoreError) {
         guard let query = ListingQuery(filter) else { return }
-        try database.forEachRow(
-            """
-            SELECT \(EpisodeListing.columns) FROM \(query.from)
-            \(query.whereClause) ORDER BY \(query.order) LIMIT ? OFFSET ?
-            """,
-            query.values + [SQLValue(page.limit ?? -1), SQLValue(max(page.offset, 0))]
-        ) { row in body(EpisodeListing(row: row)) }
+        let window = [SQLValue(page.limit ?? -1), SQLValue(max(page.offset, 0))]
+        let sql: String
+        if filter.search != nil {
+            // Ranking orders every match: the page is chosen from the ranks and dates alone, and
+            // only its rows are read whole.
+            sql = """
+                SELECT \(EpisodeListing.columns) FROM (
+                    SELECT episodes.id AS id, episode_search.rank AS rank FROM \(query.from)
+                    \(query.whereClause) ORDER BY \(query.order) LIMIT ? OFFSET ?
+                ) AS hits
+                JOIN episodes ON episodes.id = hits.id \(EpisodeListing.feedJoin) \(EpisodeListing.playbackJoin)
+                ORDER BY hits.rank, episodes.sort_date DESC, episodes.id
+                """
+        } else {
+            sql = """
+                SELECT \(EpisodeListing.columns) FROM \(query.from)
+                \(query.whereClause) ORDER BY \(query.order) LIMIT ? OFFSET ?
+                """
+        }
+        try database.forEachRow(sql, query.values + window) { row in body(EpisodeListing(row: row)) }
     }
 
     /// The episodes `filter` selects, in the order `forEachListing` reads them.

@@ -5,10 +5,8 @@
 /// (unicode61) splits texts: letters, digits, private-use characters and combining marks make
 /// words, anything else separates them ("e-mail" is "e" and "mail"). Each word is then quoted, so
 /// what FTS5's syntax would read as an operator (`AND`, `NEAR`, `-`, `:`, `(`) is only a word, and
-/// the tokenizer folds it as it folded the texts (case, accents).
-///
-/// One token per quoted string matters: the index keeps no word positions (`detail=column`, half
-/// its size), and FTS5 refuses a phrase query on such an index.
+/// the tokenizer folds it as it folded the texts (case, accents). Split this way, no quoted string
+/// is a phrase: each word matches wherever it is.
 enum SearchQuery {
     /// The query for `text`; nil when `text` has no word (only spaces or punctuation), which
     /// nothing matches.

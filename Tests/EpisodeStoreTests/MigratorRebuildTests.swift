@@ -157,6 +157,6 @@ import Testing
         #expect(try search("krakow") == [1, 2])
         #expect(try search("plain") == [3])
         #expect(try search("eacute").isEmpty)
-        try database.execute("INSERT INTO episode_search (episode_search, rank) VALUES ('integrity-check', 1)")
+        try LibraryListingTests.expectIndexInStep(database)
     }
 }
