@@ -7,7 +7,7 @@ import Testing
 
 /// The player on a real ALSA device: the `file` plugin in front of `null` records every byte that
 /// would reach the speaker, which is compared with `mpg123 -s` decoding the same file.
-@Suite(.enabled(if: DecoderTests.mpg123Present, "mpg123 is not installed"))
+@Suite(.requires(DecoderTests.mpg123Present, "mpg123 is not installed"))
 struct PlayerTests {
     /// A capture device in a temporary directory, and what it recorded.
     struct Capture {

@@ -95,7 +95,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/podcli/podcli.db"))
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "needs systemd"))
+    @Test(.requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "needs systemd"))
     func theREADMEsSystemdUnitsParse() throws {
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)
         let directory = try TemporaryDirectory(prefix: "podcli-units")

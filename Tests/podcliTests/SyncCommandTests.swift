@@ -245,7 +245,7 @@ import Testing
         try s.subscribe(try s.serve("alpha", episodes: 1...1, size: 60_000, query: "?slow=20000"))
         let first = try s.t.podcli.start(["--home", s.t.home.path, "sync"])
         // The first holds the lock once its download has begun.
-        try waitUntil(timeout: 20) { try !s.downloads("alpha", 1).isEmpty }
+        #expect(try waitUntil(timeout: 20) { try !s.downloads("alpha", 1).isEmpty })
 
         let second = try s.sync()
         #expect(second.status == 75, "\(second)")
@@ -271,10 +271,11 @@ import Testing
         let doomed = try s.t.podcli.start(["--home", s.t.home.path, "sync", "--jobs", "2"])
         // Killed once both partial files hold some of their bytes on disk.
         var partials: [String: Int] = [:]
-        try waitUntil(timeout: 20) {
-            partials = s.partialFiles()
-            return partials.count == 2 && partials.values.allSatisfy { $0 > 0 }
-        }
+        #expect(
+            waitUntil(timeout: 20) {
+                partials = s.partialFiles()
+                return partials.count == 2 && partials.values.allSatisfy { $0 > 0 }
+            })
         doomed.kill()
         _ = try doomed.waitUntilExit()
         partials = s.partialFiles()
@@ -367,8 +368,8 @@ import Testing
     }
 
     @Test(
-        .enabled(
-            if: PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled
+        .requires(
+            PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled
                 && FileManager.default.isExecutableFile(atPath: "/usr/bin/sox")
                 && FileManager.default.isExecutableFile(atPath: "/usr/bin/lame"),
             "needs pulseaudio, libasound2-plugins, sox and lame"))
