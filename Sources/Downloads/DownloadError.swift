@@ -33,6 +33,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLong(url: String, seconds: Int)
     /// Going on would leave less free space than the floor; the partial file is kept for later.
     case lowDiskSpace(path: String, floor: Int)
+    /// The one who asked for it stopped it (a player that quit); the partial file is kept for later.
+    case stopped(url: String)
 
     public var description: String {
         switch self {
@@ -67,6 +69,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .lowDiskSpace(let path, let floor):
             return "stopped writing \(path): less than \(Self.mebibytes(floor)) would be left free (min-free); "
                 + "the next run resumes it"
+        case .stopped(let url):
+            return "the download of \(url) was stopped; the next run resumes it"
         }
     }
 

@@ -5,15 +5,19 @@ import CSystem
 #endif
 
 /// Another podcli, started with `arguments` in a session of its own (posix_spawn, SETSID): no
-/// terminal, so closing the caller's terminal does not stop it; stdin /dev/null, stdout and
-/// stderr to `log` (or /dev/null), and no other descriptor of ours.
+/// terminal, so closing the caller's terminal does not stop it; stdin /dev/null (or a descriptor
+/// given), stdout and stderr to `log` (or /dev/null), and no other descriptor of ours.
 enum DetachedProcess {
     /// Starts it and returns its pid, or the errno posix_spawn failed with.
-    static func spawn(_ arguments: [String], log: String? = nil) -> Result<pid_t, SpawnError> {
+    static func spawn(_ arguments: [String], log: String? = nil, stdin: Int32? = nil) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_addopen(
             &actions, STDOUT_FILENO, log ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)

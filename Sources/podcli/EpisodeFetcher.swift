@@ -14,8 +14,8 @@ struct EpisodeFetcher {
     /// Downloads (or resumes) `episode` and records its file.
     /// - Parameter onResponse: told the path of the partial file as the server starts sending
     ///   into it (so a player can stream it).
-    /// - Throws: `DownloadError` or `StoreError`; the episode is then marked failed, and a
-    ///   resumable partial file stays for the next run.
+    /// - Throws: `DownloadError` or `StoreError`; the episode is then marked failed (unless the
+    ///   download was stopped), and a resumable partial file stays for the next run.
     func fetch(_ episode: Episode, onResponse: (String) -> Void = { _ in }) throws -> EpisodeFile {
         let lock = try library.lock(episode)
         defer { withExtendedLifetime(lock) {} }
@@ -49,7 +49,9 @@ struct EpisodeFetcher {
                 sha256: result.sha256, contentType: result.contentType)
         } catch {
             progress.finish()
-            try? library.recordFailure("\(error)", of: episode)
+            // Stopped (the player quit): left as a killed fetch leaves it, downloading, with its
+            // partial file, which the next fetch, play or sync resumes.
+            if case DownloadError.stopped = error {} else { try? library.recordFailure("\(error)", of: episode) }
             throw error
         }
     }

@@ -5,6 +5,7 @@ import EpisodeStore
 import Playback
 import RemoteControl
 import Terminal
+import Threads
 
 #if canImport(Glibc)
     import Glibc
@@ -54,12 +55,17 @@ final class PlaySession {
     func run(
         _ playlist: [Episode], from start: Double?, limit: Double?, engine: PlaybackEngine
     ) throws -> StopReason {
+        // Before any thread starts (see `CurlLibrary`), and only when something may be fetched.
+        if try playlist.contains(where: needsNetwork) { CurlLibrary.initialize() }
         let signals = listenForSignals()
         defer { for source in signals { source.cancel() } }
-        listenForSleep()
+        // Every thread this session starts has ended when it returns, whichever way it returns:
+        // nothing may still run (inside libcurl, OpenSSL, sd-bus) while `exit` cleans them up.
+        defer { stopThreads() }
+        let sleepWatcher = listenForSleep()
         mediaPlayer = listenForMediaControls()
         let server = listenForRemoteControl()
-        defer { withExtendedLifetime(server) {} }
+        services += [sleepWatcher?.stop, mediaPlayer?.stop, server?.stop].compactMap { $0 }
         if terminal != nil {
             // A background job (`podcli play ... &`) leaves the terminal alone: changing it, or
             // reading it, would stop the process (SIGTTOU, SIGTTIN). Coming to the foreground
@@ -164,6 +170,25 @@ final class PlaySession {
 
     /// Downloads started by this session, by episode.
     private var streams: [Int: EpisodeStream] = [:]
+
+    /// How to stop (and wait for) each thread this session started but the streams' and the
+    /// artwork's: the key reader, the control socket, MPRIS, the watchers.
+    private var services: [() -> Void] = []
+
+    /// Ends every thread the session started, and waits for them: the downloads and the artwork
+    /// first (a transfer ends at once), then the rest.
+    private func stopThreads() {
+        for stream in streams.values { stream.stop() }
+        artwork.stop()
+        for stop in services.reversed() { stop() }
+        services = []
+    }
+
+    /// Whether playing `episode` may fetch: it streams, or it has an image to fetch.
+    private func needsNetwork(_ episode: Episode) throws -> Bool {
+        if try library.files(of: episode).isEmpty || episode.imageURL != nil { return true }
+        return try episode.feedID.flatMap { try library.feed(id: $0) }?.imageURL != nil
+    }
 
     /// Errors that are the episode's own (its file, its download), not the device's, the
     /// library's or the command line's.
@@ -328,12 +353,14 @@ final class PlaySession {
 
     /// logind's PrepareForSleep, when there is a system bus: the system going to sleep is an
     /// interruption, waking up ends it.
-    private func listenForSleep() {
+    private func listenForSleep() -> SleepWatcher? {
         let commands = commands
-        SleepWatcher { sleeping in
+        let watcher = SleepWatcher { sleeping in
             commands.post(
                 sleeping ? .interruptionBegan(.systemSleep) : .interruptionEnded(.systemSleep, shouldResume: true))
-        }?.start()
+        }
+        watcher?.start()
+        return watcher
     }
 
     /// Cards whose headphone jacks are watched.
@@ -344,19 +371,32 @@ final class PlaySession {
     private func watchJacks(of output: any AudioOutput) {
         guard let card = (output as? ALSAOutput)?.card, watchedCards.insert(card).inserted else { return }
         let commands = commands
-        JackWatcher(device: "hw:\(card)") { element, plugged in
-            commands.post(
-                .routeChanged(plugged ? .newDeviceAvailable : .oldDeviceUnavailable(reason: "\(element): unplugged")))
-        }?.start()
+        guard
+            let watcher = JackWatcher(
+                device: "hw:\(card)",
+                onChange: { element, plugged in
+                    commands.post(
+                        .routeChanged(
+                            plugged ? .newDeviceAvailable : .oldDeviceUnavailable(reason: "\(element): unplugged")))
+                })
+        else { return }
+        watcher.start()
+        services.append(watcher.stop)
     }
 
     /// Stops the process for Ctrl-Z, once the player has paused and the position is saved: the
     /// terminal goes back to the shell as it was, and comes back to raw mode on SIGCONT.
+    ///
+    /// A stopped process answers nothing: MPRIS clients (`playerctl`) would wait 25 s for each
+    /// call, so the player leaves the bus first (they find no player at once) and takes its name
+    /// again when continued. The control socket's clients see the stopped process for themselves.
     private func suspend() {
         display.finish()
         terminal?.restore()
+        mediaPlayer?.leaveBus()
         kill(getpid(), SIGSTOP)
         // Continued, by `fg` or by `bg`.
+        mediaPlayer?.rejoinBus()
         takeTerminalIfForeground()
     }
 
@@ -373,22 +413,20 @@ final class PlaySession {
         return foreground > 0 && foreground != getpgrp()
     }
 
-    /// Reads keys from the terminal on a thread of their own, for as long as the process lives.
+    /// Reads keys from the terminal on a thread of their own, until the session ends.
     private func readKeys() {
         let commands = commands
         let keymap = keymap
-        // A queue of its own gets a thread of its own: read(2) blocks for as long as the process
-        // lives, and must not hold a thread the global queues (and so the signal handlers) share.
-        DispatchQueue(label: "podcli.keys").async {
+        let reader = ServiceThread(name: "podcli.keys") { stop in
             var decoder = KeyDecoder()
             var bytes = [UInt8](repeating: 0, count: 64)
-            var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            while true {
-                // In the background, input is not ours: look again later (SIGTTIN is ignored,
-                // so a read that races a `bg` fails instead of stopping the process).
-                guard poll(&input, 1, 250) > 0 else { continue }
+            var input = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+            // In the background, input is not ours: look again later (SIGTTIN is ignored, so a
+            // read that races a `bg` fails instead of stopping the process).
+            while stop.wait(for: &input, timeout: 0.25) {
+                guard input[0].revents != 0 else { continue }
                 guard !PlaySession.isInBackground else {
-                    usleep(250_000)
+                    guard stop.sleep(seconds: 0.25) else { return }
                     continue
                 }
                 let count = read(STDIN_FILENO, &bytes, bytes.count)
@@ -399,6 +437,7 @@ final class PlaySession {
                 }
             }
         }
+        services.append(reader.stop)
     }
 }
 
