@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         // CSQLite: a test holds locks with a bare connection, as another process would.
         .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest", "CSQLite"]),
-        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport", "Threads"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),

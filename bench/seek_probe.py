@@ -9,8 +9,9 @@ Records the PulseAudio source SOURCE (a null sink's monitor) with `parec --raw
 (stdin a pipe, stdout and stderr to files), and:
   - first sound: the time from the spawn to the first non-zero sample on the monitor;
   - for each --seek SECONDS (in order): once the sound has played for --settle seconds (after the
-    first sound, or after the previous seek's sound), runs --seek-command with {to} replaced by
-    SECONDS (or writes --seek-stdin, {to} replaced, to COMMAND's stdin), and finds in the
+    first sound, or after the previous seek's sound), sends `seek-to SECONDS` to --seek-socket (or
+    runs --seek-command with {to} replaced by SECONDS, or writes --seek-stdin, {to} replaced, to
+    COMMAND's stdin), and finds in the
     recording the audio of the reference (16-bit stereo 44.1 kHz, e.g. `mpg123 -s`) from that
     time: "seek -> sound" is the time from sending the seek to that audio's first sample on the
     monitor; the gap is the silence the sink played in between;
@@ -28,6 +29,7 @@ import json
 import os
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -126,6 +128,8 @@ def main():
     parser.add_argument("--settle", type=float, default=2.0)
     parser.add_argument("--seek-command", help="shell command; {to} is the time in seconds")
     parser.add_argument("--seek-stdin", help="text written to COMMAND's stdin; {to} is the time")
+    parser.add_argument("--seek-socket", help="a podcli control socket: `seek-to {to}` is sent there "
+                        "directly (no client process to start)")
     parser.add_argument("--stop-command")
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--stdout", default=os.devnull)
@@ -178,7 +182,12 @@ def main():
             _, pieces = monitor.snapshot()
             sent = time.monotonic()
             sent_offset = monitor.offset_at(sent, pieces)
-            if args.seek_command:
+            if args.seek_socket:
+                with socket.socket(socket.AF_UNIX) as control:
+                    control.connect(args.seek_socket)
+                    control.sendall(f"seek-to {to:g}\n".encode())
+                    control.recv(256)
+            elif args.seek_command:
                 subprocess.run(args.seek_command.replace("{to}", f"{to:g}"), shell=True, check=False,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             else:

@@ -63,6 +63,27 @@ public final class ServiceThread: Sendable {
         }
     }
 
+    /// The names of this process's threads that are service threads (named `prefix`...), from the
+    /// kernel's list (/proc/self/task): what a command left running.
+    public static func running(named prefix: String) -> [String] {
+        guard let directory = opendir("/proc/self/task") else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let task = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard task.first?.isNumber == true else { continue }
+            let descriptor = open("/proc/self/task/\(task)/comm", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            var bytes = [UInt8](repeating: 0, count: 32)
+            let count = read(descriptor, &bytes, bytes.count)
+            close(descriptor)
+            let name = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
+                .trimmingSuffix("\n")
+            if name.hasPrefix(prefix) { names.append(name) }
+        }
+        return names
+    }
+
     /// The work, let go of once it has run: what it holds (often its owner) is not kept alive
     /// by a thread that has ended.
     private final class Body: Sendable {
@@ -81,4 +102,8 @@ public final class ServiceThread: Sendable {
             returned.store(true, ordering: .releasing)
         }
     }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }

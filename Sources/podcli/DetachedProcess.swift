@@ -9,7 +9,10 @@ import CSystem
 /// given), stdout and stderr to `log` (or /dev/null), and no other descriptor of ours.
 enum DetachedProcess {
     /// Starts it and returns its pid, or the errno posix_spawn failed with.
-    static func spawn(_ arguments: [String], log: String? = nil, stdin: Int32? = nil) -> Result<pid_t, SpawnError> {
+    /// - Parameter environment: variables set for it, over this process's.
+    static func spawn(
+        _ arguments: [String], log: String? = nil, stdin: Int32? = nil, environment: [String: String] = [:]
+    ) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -30,7 +33,17 @@ enum DetachedProcess {
         let argv = ["podcli"] + arguments
         var pid = pid_t()
         let spawned = withCStrings(argv) { argv in
-            posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ)
+            guard !environment.isEmpty else { return posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ) }
+            var inherited: [String] = []
+            var entry = environ
+            while let variable = entry.pointee {
+                let text = String(cString: variable)
+                if !environment.keys.contains(where: { text.hasPrefix($0 + "=") }) { inherited.append(text) }
+                entry += 1
+            }
+            return withCStrings(inherited + environment.map { "\($0)=\($1)" }) { envp in
+                posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, UnsafeMutablePointer(mutating: envp))
+            }
         }
         return spawned == 0 ? .success(pid) : .failure(SpawnError(code: spawned))
     }

@@ -33,13 +33,17 @@ final class PlaySession {
     private let controlSocket: String
     /// The episodes' artwork, found in the background.
     private let artwork: EpisodeArtwork
+    /// A player started by `play --background`: without its control socket nothing could reach
+    /// it, so it stops rather than play on.
+    private let requiresRemoteControl: Bool
 
     init(
         library: Library, output: Output, device: String, keymap: Keymap, downloadPolicy: DownloadPolicy,
-        controlSocket: String
+        controlSocket: String, requiresRemoteControl: Bool = false
     ) {
         self.library = library
         self.controlSocket = controlSocket
+        self.requiresRemoteControl = requiresRemoteControl
         self.downloadPolicy = downloadPolicy
         self.artwork = EpisodeArtwork(policy: downloadPolicy)
         self.deviceName = device
@@ -64,7 +68,7 @@ final class PlaySession {
         defer { stopThreads() }
         let sleepWatcher = listenForSleep()
         mediaPlayer = listenForMediaControls()
-        let server = listenForRemoteControl()
+        let server = try listenForRemoteControl()
         services += [sleepWatcher?.stop, mediaPlayer?.stop, server?.stop].compactMap { $0 }
         if terminal != nil {
             // A background job (`podcli play ... &`) leaves the terminal alone: changing it, or
@@ -199,7 +203,9 @@ final class PlaySession {
 
     /// Runs the player on one episode, saving its position as it goes and whatever way it stops.
     private func run(_ player: Player, for episode: Episode) throws -> StopReason {
-        let podcast = try episode.feedID.flatMap { try library.feed(id: $0) }?.title
+        let feed = try episode.feedID.flatMap { try library.feed(id: $0) }
+        let podcast = feed?.title
+        let author = feed?.author
         var lastSave = DispatchTime.now()
         do {
             let reason = try player.play { status in
@@ -209,8 +215,10 @@ final class PlaySession {
                 board.post(
                     NowPlayingReport(
                         state: status.state.description, id: episode.id, title: episode.title, podcast: podcast,
+                        author: author,
                         position: status.seconds, duration: duration, volume: status.volume, artwork: artworkPath))
-                showOnMediaControls(status, of: episode, podcast: podcast, duration: duration, artwork: artworkPath)
+                showOnMediaControls(
+                    status, of: episode, podcast: podcast, author: author, duration: duration, artwork: artworkPath)
                 display.show(status, of: episode, podcast: podcast)
                 if display.stdoutClosed { commands.post(.quit) }
                 let now = DispatchTime.now()
@@ -294,8 +302,9 @@ final class PlaySession {
     }
 
     /// The control socket (`podcli status`, `pause`, ...). Another player answering there already
-    /// leaves this one without remote control: said once, not an error.
-    private func listenForRemoteControl() -> ControlServer? {
+    /// leaves this one without remote control: said once, not an error, unless it is a player in
+    /// the background (then the error is its exit).
+    private func listenForRemoteControl() throws -> ControlServer? {
         let board = board
         let commands = commands
         do {
@@ -303,6 +312,7 @@ final class PlaySession {
             server.start()
             return server
         } catch {
+            if requiresRemoteControl { throw error }
             display.warn("warning: \(error); this one takes no remote commands")
             return nil
         }
@@ -334,13 +344,14 @@ final class PlaySession {
     }
 
     private func showOnMediaControls(
-        _ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?, artwork: String?
+        _ status: PlayerStatus, of episode: Episode, podcast: String?, author: String?, duration: Double?,
+        artwork: String?
     ) {
         guard let mediaPlayer else { return }
         mediaPlayer.show(
             MediaState(
                 status: status.state == .playing ? .playing : .paused, trackNumber: episode.id, title: episode.title,
-                album: podcast, url: episode.sourceURL, artURL: artwork.map(EpisodeArtwork.fileURL),
+                album: podcast, artist: author, url: episode.sourceURL, artURL: artwork.map(EpisodeArtwork.fileURL),
                 length: duration.map { Int64($0 * 1e6) },
                 volume: status.volume, canGoNext: place.index + 1 < place.count, canGoPrevious: true))
         let microseconds = Int64(status.seconds * 1e6)

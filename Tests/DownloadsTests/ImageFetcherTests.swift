@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Downloads
+import Threads
 
 /// Real libcurl against the loopback fault server: an image comes back whole, or not at all.
 @Suite struct ImageFetcherTests {
@@ -17,6 +18,23 @@ import Testing
         let folder = "images-\(UUID().uuidString)"
         try data.write(to: try server.makeDirectory(folder).appendingPathComponent(name))
         return server.url("/files/\(folder)/\(name)")
+    }
+
+    /// An image arriving at 100 B/s, stopped after half a second (the player quit): the fetch
+    /// ends at once with `.stopped`.
+    @Test func aStopEndsAFetchAtOnce() throws {
+        let url = try serve("slow.png", TestImage.centredSquare(width: 64, height: 64)) + "?slow=100"
+        let stop = StopEvent()
+        let signaller = ServiceThread(name: "test.stopper") { _ in
+            Thread.sleep(forTimeInterval: 0.5)
+            stop.signal()
+        }
+        defer { signaller.join() }
+        let started = Date()
+        #expect(throws: DownloadError.stopped(url: url)) {
+            try ImageFetcher(policy: DownloadPolicy(userAgent: "podcli/test"), stop: stop).fetch(url)
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func anImageComesBackWholeAfterARedirect() throws {
