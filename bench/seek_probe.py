@@ -27,7 +27,6 @@ blocks.
 import argparse
 import json
 import os
-import shlex
 import signal
 import socket
 import subprocess
@@ -35,24 +34,22 @@ import sys
 import threading
 import time
 
+import playback_probe  # beside this script
+
 RATE = 44100
 FRAME = 4
 BYTES_PER_SECOND = RATE * FRAME
 
 
-class MonitorRecorder:
-    """parec on a monitor source; keeps every byte with the time each piece arrived."""
+class MonitorRecorder(playback_probe.MonitorRecorder):
+    """parec on a monitor source (as playback_probe's); keeps every byte, with the time each piece
+    arrived."""
 
     def __init__(self, source):
-        self.process = subprocess.Popen(
-            ["parec", "--raw", "--latency-msec=10", "--format=s16le", f"--rate={RATE}", "--channels=2",
-             "-d", source],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
         self.lock = threading.Lock()
         self.data = bytearray()
         self.pieces = []  # (end offset, arrival time)
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
+        super().__init__(source, os.environ)
 
     def _read(self):
         fd = self.process.stdout.fileno()
@@ -81,14 +78,6 @@ class MonitorRecorder:
             if arrived >= when:
                 return end
         return pieces[-1][0] if pieces else 0
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
 
 
 def first_nonzero(data, start):

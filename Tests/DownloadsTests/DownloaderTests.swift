@@ -48,18 +48,25 @@ import Threads
         try Data(contentsOf: work.appending(result.partialName))
     }
 
+    /// A stop event another thread signals after `seconds`, as a player quitting would (join
+    /// the thread at the end).
+    static func stopEvent(signalledAfter seconds: Double) -> (StopEvent, ServiceThread) {
+        let stop = StopEvent()
+        let signaller = ServiceThread(name: "test.stopper") { _ in
+            Thread.sleep(forTimeInterval: seconds)
+            stop.signal()
+        }
+        return (stop, signaller)
+    }
+
     /// A download under way when its stop event is signalled (a player quitting) ends at once
     /// with `.stopped`, not when the body would end (15 s at 20 kB/s); its partial file stays,
     /// and the next download resumes it byte-identical.
     @Test func aStopEndsADownloadAtOnceAndKeepsItsPartialFile() throws {
         let (path, data) = try source("stopped.mp3")
-        let stop = StopEvent()
-        var partial: String?
-        let signaller = ServiceThread(name: "test.stopper") { _ in
-            Thread.sleep(forTimeInterval: 0.5)
-            stop.signal()
-        }
+        let (stop, signaller) = Self.stopEvent(signalledAfter: 0.5)
         defer { signaller.join() }
+        var partial: String?
         let started = Date()
         #expect(throws: DownloadError.stopped(url: server.url(path + "?slow=20000"))) {
             try Downloader(policy: policy, stop: stop).download(
@@ -82,11 +89,7 @@ import Threads
         var slow = policy
         slow.baseDelay = 30
         slow.maxDelay = 30
-        let stop = StopEvent()
-        let signaller = ServiceThread(name: "test.stopper") { _ in
-            Thread.sleep(forTimeInterval: 0.5)
-            stop.signal()
-        }
+        let (stop, signaller) = Self.stopEvent(signalledAfter: 0.5)
         defer { signaller.join() }
         let started = Date()
         let url = server.url(path + "?status=503&times=10")

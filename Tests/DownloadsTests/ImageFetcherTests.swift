@@ -3,7 +3,6 @@ import TestSupport
 import Testing
 
 @testable import Downloads
-import Threads
 
 /// Real libcurl against the loopback fault server: an image comes back whole, or not at all.
 @Suite struct ImageFetcherTests {
@@ -24,11 +23,7 @@ import Threads
     /// ends at once with `.stopped`.
     @Test func aStopEndsAFetchAtOnce() throws {
         let url = try serve("slow.png", TestImage.centredSquare(width: 64, height: 64)) + "?slow=100"
-        let stop = StopEvent()
-        let signaller = ServiceThread(name: "test.stopper") { _ in
-            Thread.sleep(forTimeInterval: 0.5)
-            stop.signal()
-        }
+        let (stop, signaller) = DownloaderTests.stopEvent(signalledAfter: 0.5)
         defer { signaller.join() }
         let started = Date()
         #expect(throws: DownloadError.stopped(url: url)) {
