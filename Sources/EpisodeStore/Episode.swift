@@ -43,16 +43,18 @@ public struct Episode: Equatable, Sendable {
     public let removedAt: Int?
     /// Why the last download failed; nil after a success.
     public let lastError: String?
+    /// The item's own itunes:author (the podcast's is its feed's).
+    public let author: String?
 
     static let columns = """
         episodes.id, uuid, feed_id, episodes.title, source_url, state, episodes.protection, validator, created_at,
         downloaded_at, guid, published_at, sort_date, duration_ms, enclosure_length, episodes.link,
         episodes.description, episodes.image_url, episode_number, season_number, episode_type, chapters, chapters_url,
-        transcripts, persons, in_feed, is_new, kept, removed_at, episodes.last_error
+        transcripts, persons, in_feed, is_new, kept, removed_at, episodes.last_error, episodes.author
         """
 
     /// How many values `columns` selects: a query's own columns follow them.
-    static let columnCount = 30
+    static let columnCount = 31
 
     init(row: Row) {
         id = Int(row.int(0)!)
@@ -85,6 +87,7 @@ public struct Episode: Equatable, Sendable {
         isKept = row.int(27) == 1
         removedAt = row.int(28).map(Int.init)
         lastError = row.string(29)
+        author = row.string(30)
     }
 }
 

@@ -278,18 +278,18 @@ extension Library {
     private static let metadataColumns = """
         title, source_url, media_key, guid, published_at, duration_ms, enclosure_length, enclosure_type, link,
         description, image_url, episode_number, season_number, episode_type, explicit, chapters, chapters_url,
-        transcripts, persons
+        transcripts, persons, author
         """
 
     private static let updateEpisodeSQL = """
-        UPDATE episodes SET (\(metadataColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+        UPDATE episodes SET (\(metadataColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
             in_feed = 1, sort_date = coalesce(?5, sort_date), feed_id = ?
         WHERE id = ?
         """
 
     private static let insertEpisodeSQL = """
         INSERT INTO episodes (\(metadataColumns), uuid, feed_id, protection, created_at, sort_date, is_new, state)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'new')
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'new')
         """
 
     private static func values(of item: EpisodeMetadata) -> [SQLValue] {
@@ -299,7 +299,7 @@ extension Library {
             SQLValue(item.enclosureType), SQLValue(item.link), SQLValue(item.description), SQLValue(item.imageURL),
             SQLValue(item.episodeNumber), SQLValue(item.seasonNumber), SQLValue(item.episodeType),
             SQLValue(item.explicit.map { $0 ? 1 : 0 }), SQLValue(item.chaptersJSON), SQLValue(item.chaptersURL),
-            SQLValue(item.transcriptsJSON), SQLValue(item.personsJSON),
+            SQLValue(item.transcriptsJSON), SQLValue(item.personsJSON), SQLValue(item.author),
         ]
     }
 }

@@ -48,6 +48,8 @@ final class Synchronizer: Sendable {
             }
         }
         let due = feeds.filter { ($0.retryAt ?? 0) <= now }
+        // On this thread, before the workers start (see `CurlLibrary`).
+        CurlLibrary.initialize()
         report.withLock { $0.backingOff = feeds.count - due.count }
         refresh(due)
         // Each feed's policy once: the plan asks for it per feed and per download.
