@@ -36,12 +36,14 @@ let package = Package(
         .target(
             name: "EpisodeStore", dependencies: ["CSQLite", "Digest", "Strings"],
             plugins: ["EmbedMigrations"]),
-        .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest", "Strings"]),
+        // Threads that stop when asked and are joined: every thread a command starts ends before it returns.
+        .target(name: "Threads", dependencies: ["CSystem"]),
+        .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest", "Strings", "Threads"]),
         .target(name: "Feeds", dependencies: ["CXML", "CXMLShim", "Strings"]),
         .target(name: "Playback", dependencies: ["CMPG123", "CALSA"]),
         .target(name: "Terminal", dependencies: ["CSystem"]),
-        .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA"]),
-        .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS"]),
+        .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA", "Threads"]),
+        .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS", "Threads"]),
         .target(name: "DesktopNotifications", dependencies: ["CNotify"]),
         .target(name: "Artwork", dependencies: ["CGD"]),
         .executableTarget(
@@ -49,7 +51,7 @@ let package = Package(
             dependencies: [
                 "Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal", "AudioSession", "RemoteControl",
                 "DesktopNotifications",
-                "Artwork",
+                "Artwork", "Threads",
             ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
@@ -57,9 +59,10 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py", "notification_server.py"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         // CSQLite: a test holds locks with a bare connection, as another process would.
         .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest", "CSQLite"]),
-        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport", "Threads"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),

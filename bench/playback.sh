@@ -9,6 +9,10 @@
 #      `podcli play ID --device TAP --for S` vs `mpg123 -o alsa -a TAP -n FRAMES FILE` (the
 #      same S seconds): CPU, podcli's RSS every second (flat?), and the time from the spawn
 #      to the first sample in the tap and on the sink's monitor.
+#   3. seeks (issue 14): on the same sink, through the same tap, the time from the spawn to the
+#      first sound and from each `seek-to` (sent straight to podcli's control socket; `J Ns` on
+#      `mpg123 -R`'s stdin) to the first sample of the new place on the sink's monitor, found by
+#      its bytes in the recording (bench/seek_probe.py).
 # See bench/README.md ("Playback").
 #
 # Environment:
@@ -16,10 +20,11 @@
 #   PACED_SECONDS=60       seconds of real-time playback per paced run (3600: the whole hour)
 #   PACED_ROUNDS=1         paced rounds of each contender
 #   PACED_FILES=cbr        which files to play in real time: "cbr", "vbr" or "cbr vbr"
+#   SEEK_ROUNDS=5          rounds of part 3 per contender (three seeks each: to 30 s, 60 s, 10 s)
 #   PODCLI=                a podcli binary to use; unset: build release into SCRATCH_PATH
 #   SCRATCH_PATH=.build    SwiftPM scratch path for that build (relative: to the package)
 #   MPG123_ONLY=           1: run only the mpg123 and PulseAudio parts (no podcli needed)
-#   ONLY=                  "full" or "paced" to run one part only
+#   ONLY=                  "full", "paced" or "seek" to run one part only
 #   AUDIO_DIR=/tmp/podcli-bench-audio   where the generated MP3s are cached (about 140 MB;
 #                          635 MB more while generating)
 #   MINUTES=60             length of the generated MP3s
@@ -37,6 +42,7 @@ SCRATCH_PATH=${SCRATCH_PATH:-.build}
 [[ $SCRATCH_PATH = /* ]] || SCRATCH_PATH=$PACKAGE/$SCRATCH_PATH
 MPG123_ONLY=${MPG123_ONLY:-}
 ONLY=${ONLY:-}
+SEEK_ROUNDS=${SEEK_ROUNDS:-5}
 AUDIO_DIR=${AUDIO_DIR:-/tmp/podcli-bench-audio}
 MINUTES=${MINUTES:-60}
 PY=/usr/bin/python3
@@ -72,7 +78,7 @@ if ((${#missing[@]})); then
     echo "playback.sh: scripts/install-deps.sh installs all of them" >&2
     exit 1
 fi
-[[ -z $ONLY || $ONLY = full || $ONLY = paced ]] || die "ONLY must be full or paced"
+[[ -z $ONLY || $ONLY = full || $ONLY = paced || $ONLY = seek ]] || die "ONLY must be full, paced or seek"
 
 # --- scratch dir, cleanup -------------------------------------------------------------------------
 if [[ -n ${PLAYBACK_WORK:-} ]]; then
@@ -220,7 +226,7 @@ for kind in cbr vbr; do
 done
 
 # --- 1. full speed --------------------------------------------------------------------------------
-if [[ $ONLY != paced ]]; then
+if [[ $ONLY = "" || $ONLY = full ]]; then
     say ""
     say "## 1. full speed: the whole $MINUTES minutes decoded to ALSA 'null', $ROUNDS rounds per file"
     for kind in cbr vbr; do
@@ -309,6 +315,7 @@ if [[ $ONLY != full ]]; then
     kill -0 "$KEEPER_PID" 2>/dev/null || die "pacat (the silent stream keeping the sink awake) exited"
 
     FRAMES=$(((PACED_SECONDS * RATE + 1151) / 1152))   # MPEG frames of 1152 samples for mpg123 -n
+    if [[ $ONLY != seek ]]; then
     say ""
     say "## 2. real time: $PACED_SECONDS s through an ALSA file tap into a PulseAudio null sink, $PACED_ROUNDS round(s)"
     say "podcli: play ID --from 0 --for $PACED_SECONDS --device bench_tap; mpg123: -o alsa -a bench_tap -n $FRAMES (MPEG frames)"
@@ -394,6 +401,57 @@ if podcli:
 EOF
         say ""
     done
+    fi
+
+    # --- 3. seeks --------------------------------------------------------------------------------
+    if [[ $ONLY = "" || $ONLY = seek ]]; then
+    say ""
+    say "## 3. seek -> sound and first sound on the sink's monitor (bench/seek_probe.py), CBR, $SEEK_ROUNDS round(s)"
+    say "podcli: play ID --from 0 --device bench_tap, then 'seek-to S' on its control socket; mpg123: -R -o alsa"
+    say "  -a bench_tap, 'LOAD FILE', then 'J Ss' on its stdin; seeks to 30, 60 and 10 s, each after 2 s of sound."
+    say "first sound = spawn -> first non-zero sample on the monitor; seek -> sound = the seek sent -> the first"
+    say "  sample of the new place on the monitor (found by its bytes); gap = the silence just before it"
+    say "raw:"
+    "$MPG123" -q -s -n $((70 * RATE / 1152)) "$CBR" >"$WORK/seek-reference.raw"
+    contenders=(mpg123-seek)
+    [[ -n $MPG123_ONLY ]] || contenders=(podcli-seek "${contenders[@]}")
+    n=${#contenders[@]}
+    rm -f "$WORK"/seek-*.json
+    for ((r = 1; r <= SEEK_ROUNDS; r++)); do
+        for ((i = 0; i < n; i++)); do
+            who=${contenders[(i + r) % n]}
+            clear_taps
+            case $who in
+            podcli-*)
+                args=(--seek-socket "$PODCLI_HOME/control" --stop-command "${PLAYER_ENV[*]} $PODCLI --home $PODCLI_HOME stop"
+                    -- "$PODCLI" --home "$PODCLI_HOME" play "${ID[cbr]}" --from 0 --device bench_tap) ;;
+            mpg123-*)
+                args=(--stdin-first "LOAD $CBR" --seek-stdin "J {to}s" --stop-command true
+                    -- "$MPG123" -q -R -o alsa -a bench_tap) ;;
+            esac
+            "${PLAYER_ENV[@]}" "$PY" "$BENCH_DIR/seek_probe.py" --monitor bench_null.monitor \
+                --reference "$WORK/seek-reference.raw" --seek 30 --seek 60 --seek 10 \
+                --stdout "$WORK/$who.out" --stderr "$WORK/$who.err" "${args[@]}" >"$WORK/seek-$who-$r.json" ||
+                die "the seek probe failed on $who"
+            say "  round $r $who: $(cat "$WORK/seek-$who-$r.json")"
+        done
+    done
+    "$PY" - "$WORK" "${contenders[@]}" <<'EOF' | tee -a "$REPORT"
+import glob, json, statistics, sys
+work, contenders = sys.argv[1], sys.argv[2:]
+print()
+print(f"{'':<14} {'first sound: median, max':>26} {'seek -> sound: median, max':>28} {'longest gap':>12} {'seeks found':>12}")
+for c in contenders:
+    runs = [json.load(open(p)) for p in sorted(glob.glob(f"{work}/seek-{c}-*.json"))]
+    first = [r["first_sound_ms"] for r in runs if r["first_sound_ms"] is not None]
+    seeks = [s for r in runs for s in r["seeks"]]
+    found = [s["seek_to_sound_ms"] for s in seeks if s["seek_to_sound_ms"] is not None]
+    gaps = [s["gap_ms"] for s in seeks if s["gap_ms"] is not None]
+    def pair(values):
+        return f"{statistics.median(values):7.1f} ms, {max(values):7.1f} ms" if values else "-"
+    print(f"{c:<14} {pair(first):>26} {pair(found):>28} {max(gaps, default=0):9.1f} ms {len(found):>5} of {len(seeks)}")
+EOF
+    fi
 fi
 
 say "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

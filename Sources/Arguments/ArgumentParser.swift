@@ -8,9 +8,11 @@
 /// - A root with subcommands gets a `help` subcommand: `podcli help queue add` is
 ///   `podcli queue add --help`.
 /// - Errors are thrown as `UsageFailure`, for the command whose parsing failed. A group
-///   given no subcommand, bare `podcli` included, fails with `.missingCommand`; `main` may
-///   catch that case and print `parse(["--help"])` instead.
+///   given no subcommand fails with `.missingCommand`, and so does the bare root unless
+///   `rootRunsBare`: then it is an invocation of the root itself (`podcli` alone prints a summary).
 public struct ArgumentParser: Sendable {
+    /// The root named alone is run rather than refused.
+    private let rootRunsBare: Bool
     private static let helpTopic = Positional(
         "subcommand", help: "The subcommand to show help for.", isOptional: true, isRepeating: true)
     private static let helpCommand = CommandSpec(
@@ -26,8 +28,10 @@ public struct ArgumentParser: Sendable {
     private let renderer: HelpRenderer
 
     public init(
-        root: CommandSpec, globalOptions: [Option] = [], globalFlags: [Flag] = [], version: String
+        root: CommandSpec, globalOptions: [Option] = [], globalFlags: [Flag] = [], version: String,
+        rootRunsBare: Bool = false
     ) {
+        self.rootRunsBare = rootRunsBare
         // A command of the root's own named `help` takes precedence over the automatic one.
         let names = root.subcommands.map(\.name)
         hasHelpCommand = !names.isEmpty && !names.contains(Self.helpCommand.name)
@@ -56,7 +60,11 @@ public struct ArgumentParser: Sendable {
             return .help(help(for: scanner.path))
         }
         if requests.contains("--version") { return .version("\(root.name) \(version)") }
-        if let scanError { throw failure(scanError, at: scanner.path) }
+        if let scanError {
+            guard scanError == .missingCommand, rootRunsBare, scanner.path.count == 1 else {
+                throw failure(scanError, at: scanner.path)
+            }
+        }
 
         let path = scanner.path
         if hasHelpCommand, path.count == 2, path[1].name == Self.helpCommand.name {

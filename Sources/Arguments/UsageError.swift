@@ -1,6 +1,7 @@
 /// What went wrong with a command line, kept apart from how it is said.
 ///
-/// `description` is the sentence after `Error: `; `UsageFailure` adds the command's usage.
+/// `description` is what follows `podcli: ` (lower case, no full stop, like podcli's other
+/// error lines); `UsageFailure` adds the command's usage.
 /// Option names are carried with their dashes (`--json`, `-q`), as the user would type them.
 public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownOption(String, suggestion: String?)
@@ -19,27 +20,27 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownOption(let name, let suggestion):
-            "Unknown option '\(name)'." + Self.didYouMean(suggestion)
+            "unknown option '\(name)'" + Self.didYouMean(suggestion)
         case .missingValue(let option):
-            "Missing value for option '\(option)'."
+            "missing value for option '\(option)'"
         case .unexpectedValue(let flag):
-            "The flag '\(flag)' does not take a value."
+            "the flag '\(flag)' does not take a value"
         case .missingArgument(let name):
-            "Missing expected argument '\(name)'."
+            "missing expected argument '\(name)'"
         case .unexpectedArgument(let argument):
-            "Unexpected argument '\(argument)'."
+            "unexpected argument '\(argument)'"
         case .unknownCommand(let name, let suggestion):
-            "Unknown command '\(name)'." + Self.didYouMean(suggestion)
+            "unknown command '\(name)'" + Self.didYouMean(suggestion)
         case .missingCommand:
-            "Missing subcommand."
+            "missing subcommand"
         case .invalidValue(let option, let value, let expected):
-            "Invalid value '\(value)' for '\(option)': expected \(expected)."
+            "invalid value '\(value)' for '\(option)': expected \(expected)"
         case .conflicting(let message):
             message
         }
     }
 
     private static func didYouMean(_ suggestion: String?) -> String {
-        suggestion.map { " Did you mean '\($0)'?" } ?? ""
+        suggestion.map { " (did you mean '\($0)'?)" } ?? ""
     }
 }

@@ -6,7 +6,7 @@
 /// shape through `ArgumentParser.usageFailure(_:for:)`. `main` prints `message` to stderr
 /// and exits with `UsageFailure.exitCode`:
 ///
-///     Error: Unknown option '--jsno'. Did you mean '--json'?
+///     podcli: unknown option '--jsno' (did you mean '--json'?)
 ///     Usage: podcli list [<options>]
 ///     See 'podcli list --help' for more information.
 public struct UsageFailure: Error, Equatable, Sendable {
@@ -28,7 +28,7 @@ public struct UsageFailure: Error, Equatable, Sendable {
     /// The three lines for stderr, without a trailing newline.
     public var message: String {
         """
-        Error: \(error)
+        \(commandPath.first ?? "podcli"): \(error)
         Usage: \(usage)
         See '\(commandPath.joined(separator: " ")) --help' for more information.
         """

@@ -1,5 +1,6 @@
 import CALSA
-import Dispatch
+import Synchronization
+import Threads
 
 #if canImport(Glibc)
     import Glibc
@@ -15,6 +16,7 @@ public final class JackWatcher: @unchecked Sendable {
     private let onChange: @Sendable (_ element: String, _ plugged: Bool) -> Void
     /// The last known state of each watched element, by name.
     private var plugged: [String: Bool] = [:]
+    private let thread = Mutex<ServiceThread?>(nil)
 
     /// Whether an element is a headphone jack: HDA cards call them "Headphone Jack", "Front
     /// Headphone Jack", "Headphone Mic Jack"...
@@ -61,14 +63,19 @@ public final class JackWatcher: @unchecked Sendable {
         return handle
     }
 
-    /// Reports changes on a thread of its own for as long as the process lives.
+    /// Reports changes on a thread of its own (which keeps the watcher alive) until `stop`.
     public func start() {
-        // A queue of its own gets a thread of its own, which it may block for good.
-        DispatchQueue(label: "podcli.jacks").async { [self] in run() }
+        thread.withLock { thread in
+            guard thread == nil else { return }
+            thread = ServiceThread(name: "podcli.jacks") { [self] stop in run(stop) }
+        }
     }
 
+    /// Ends the thread and waits for it.
+    public func stop() { thread.withLock { $0 }?.stop() }
+
     /// Waits for control events and reports the watched switches that changed.
-    private func run() {
+    private func run(_ stop: StopEvent) {
         var descriptors = [pollfd](
             repeating: pollfd(), count: Int(max(1, snd_ctl_poll_descriptors_count(control))))
         let count = snd_ctl_poll_descriptors(control, &descriptors, UInt32(descriptors.count))
@@ -76,8 +83,8 @@ public final class JackWatcher: @unchecked Sendable {
         var event: OpaquePointer?
         snd_ctl_event_malloc(&event)
         defer { snd_ctl_event_free(event) }
-        while true {
-            guard poll(&descriptors, nfds_t(count), -1) >= 0 || errno == EINTR else { return }
+        descriptors = Array(descriptors.prefix(Int(count)))
+        while stop.wait(for: &descriptors, timeout: nil) {
             while snd_ctl_read(control, event) > 0 {
                 guard snd_ctl_event_get_type(event) == SND_CTL_EVENT_ELEM,
                     snd_ctl_event_elem_get_mask(event) & UInt32(SND_CTL_EVENT_MASK_VALUE) != 0,

@@ -1,5 +1,6 @@
 import CSDBus
-import Dispatch
+import Synchronization
+import Threads
 
 #if canImport(Glibc)
     import Glibc
@@ -12,6 +13,7 @@ public final class SleepWatcher: @unchecked Sendable {
     // @unchecked: after `init`, the connection is touched only by the thread `start` makes.
     private let bus: OpaquePointer
     private let onChange: @Sendable (Bool) -> Void
+    private let thread = Mutex<ServiceThread?>(nil)
 
     static let match =
         "type='signal',path='/org/freedesktop/login1',interface='org.freedesktop.login1.Manager',"
@@ -51,15 +53,35 @@ public final class SleepWatcher: @unchecked Sendable {
 
     deinit { sd_bus_flush_close_unref(bus) }
 
-    /// Dispatches signals on a thread of its own for as long as the process lives (the watcher is
-    /// kept alive by that thread).
+    /// Dispatches signals on a thread of its own (which keeps the watcher alive) until `stop`.
     public func start() {
-        // A queue of its own gets a thread of its own, which it may block for good.
-        DispatchQueue(label: "podcli.sleep").async { [self] in
-            while true {
-                while sd_bus_process(bus, nil) > 0 {}
-                if sd_bus_wait(bus, UInt64.max) < 0 { return }
+        thread.withLock { thread in
+            guard thread == nil else { return }
+            thread = ServiceThread(name: "podcli.sleep") { [self] stop in run(stop) }
+        }
+    }
+
+    /// Ends the thread and waits for it.
+    public func stop() { thread.withLock { $0 }?.stop() }
+
+    /// sd_bus_wait, but also woken by the stop event.
+    private func run(_ stop: StopEvent) {
+        while true {
+            var processed: Int32
+            repeat { processed = sd_bus_process(bus, nil) } while processed > 0
+            let events = sd_bus_get_events(bus)
+            guard processed >= 0, events >= 0 else { return }
+            var descriptors = [pollfd(fd: sd_bus_get_fd(bus), events: Int16(events), revents: 0)]
+            var due: UInt64 = 0
+            var timeout: Double?
+            if sd_bus_get_timeout(bus, &due) >= 0, due != UInt64.max {
+                // sd-bus's deadlines are CLOCK_MONOTONIC microseconds.
+                var clock = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &clock)
+                let now = UInt64(clock.tv_sec) * 1_000_000 + UInt64(clock.tv_nsec) / 1000
+                timeout = due > now ? Double(due - now) / 1e6 : 0
             }
+            guard stop.wait(for: &descriptors, timeout: timeout) else { return }
         }
     }
 }

@@ -4,8 +4,10 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <systemd/sd-bus.h>
 #include <unistd.h>
 
@@ -18,8 +20,11 @@ struct cmpris {
     cmpris_command_handler handler;
     void *context;
     int wake; // an eventfd: the bus thread has something to announce
+    char *name; // the bus name taken
     pthread_mutex_t lock;
+    pthread_cond_t presence_changed; // the bus thread took or let go of the name
     // Guarded by lock:
+    int want_name, have_name;
     char *status, *track_id, *title, *album, *artist, *url, *art_url;
     int64_t length, position, seeked_to;
     double volume;
@@ -174,6 +179,20 @@ static const sd_bus_vtable player_vtable[] = {
 
 // --- life -------------------------------------------------------------------------------------
 
+// Takes org.mpris.MediaPlayer2.podcli, or .podcli.instance<pid> when another podcli has it.
+static int take_name(struct cmpris *m) {
+    char name[64] = "org.mpris.MediaPlayer2.podcli";
+    int r = sd_bus_request_name(m->bus, name, 0);
+    if (r == -EEXIST) {
+        snprintf(name, sizeof name, "org.mpris.MediaPlayer2.podcli.instance%d", (int)getpid());
+        r = sd_bus_request_name(m->bus, name, 0);
+    }
+    if (r < 0) return r;
+    free(m->name);
+    m->name = strdup(name);
+    return m->name ? 0 : -ENOMEM;
+}
+
 cmpris *cmpris_new(const char *address, cmpris_command_handler handler, void *context) {
     struct cmpris *m = calloc(1, sizeof *m);
     if (!m) return NULL;
@@ -181,7 +200,13 @@ cmpris *cmpris_new(const char *address, cmpris_command_handler handler, void *co
     m->context = context;
     m->length = -1;
     m->volume = 1;
+    m->want_name = m->have_name = 1;
     pthread_mutex_init(&m->lock, NULL);
+    pthread_condattr_t monotonic;
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_cond_init(&m->presence_changed, &monotonic);
+    pthread_condattr_destroy(&monotonic);
     int r;
     if (address) {
         r = sd_bus_new(&m->bus);
@@ -193,22 +218,38 @@ cmpris *cmpris_new(const char *address, cmpris_command_handler handler, void *co
     }
     if (r >= 0) r = sd_bus_add_object_vtable(m->bus, NULL, PATH, ROOT, root_vtable, m);
     if (r >= 0) r = sd_bus_add_object_vtable(m->bus, NULL, PATH, PLAYER, player_vtable, m);
-    if (r >= 0) {
-        r = sd_bus_request_name(m->bus, "org.mpris.MediaPlayer2.podcli", 0);
-        if (r == -EEXIST) {
-            char name[64];
-            snprintf(name, sizeof name, "org.mpris.MediaPlayer2.podcli.instance%d", (int)getpid());
-            r = sd_bus_request_name(m->bus, name, 0);
-        }
-    }
+    if (r >= 0) r = take_name(m);
+    m->wake = -1;
     if (r >= 0) m->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (r < 0 || m->wake < 0) {
-        sd_bus_flush_close_unref(m->bus);
-        pthread_mutex_destroy(&m->lock);
-        free(m);
+        cmpris_free(m);
         return NULL;
     }
     return m;
+}
+
+void cmpris_free(cmpris *m) {
+    sd_bus_flush_close_unref(m->bus);
+    if (m->wake >= 0) close(m->wake);
+    pthread_cond_destroy(&m->presence_changed);
+    pthread_mutex_destroy(&m->lock);
+    char *strings[] = {m->name, m->status, m->track_id, m->title, m->album, m->artist, m->url, m->art_url};
+    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++) free(strings[i]);
+    free(m);
+}
+
+// Takes or lets go of the name as the player asked (on the bus thread: sd-bus is not shared).
+static void update_presence(struct cmpris *m) {
+    pthread_mutex_lock(&m->lock);
+    int want = m->want_name, have = m->have_name;
+    pthread_mutex_unlock(&m->lock);
+    if (want == have) return;
+    int r = want ? take_name(m) : sd_bus_release_name(m->bus, m->name);
+    pthread_mutex_lock(&m->lock);
+    // A name that cannot be taken back (the bus is gone) leaves the player off the bus.
+    m->have_name = r >= 0 ? want : 0;
+    pthread_cond_broadcast(&m->presence_changed);
+    pthread_mutex_unlock(&m->lock);
 }
 
 static void announce(struct cmpris *m) {
@@ -229,16 +270,21 @@ static void announce(struct cmpris *m) {
     if (seeked) sd_bus_emit_signal(m->bus, PATH, PLAYER, "Seeked", "x", seeked_to);
 }
 
-void cmpris_run(cmpris *m) {
+void cmpris_run(cmpris *m, int stop) {
     for (;;) {
         announce(m);
+        update_presence(m);
         int r;
         while ((r = sd_bus_process(m->bus, NULL)) > 0) {}
         if (r < 0) return;
         uint64_t timeout = 0;
         int events = sd_bus_get_events(m->bus);
         sd_bus_get_timeout(m->bus, &timeout);
-        struct pollfd fds[2] = {{.fd = sd_bus_get_fd(m->bus), .events = events < 0 ? 0 : events}, {.fd = m->wake, .events = POLLIN}};
+        struct pollfd fds[3] = {
+            {.fd = sd_bus_get_fd(m->bus), .events = events < 0 ? 0 : events},
+            {.fd = m->wake, .events = POLLIN},
+            {.fd = stop, .events = POLLIN},
+        };
         int wait_ms = -1;
         if (timeout != UINT64_MAX) {
             struct timespec now;
@@ -246,7 +292,8 @@ void cmpris_run(cmpris *m) {
             uint64_t now_us = (uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000;
             wait_ms = timeout > now_us ? (int)((timeout - now_us + 999) / 1000) : 0;
         }
-        if (poll(fds, 2, wait_ms) < 0 && errno != EINTR) return;
+        if (poll(fds, 3, wait_ms) < 0 && errno != EINTR) return;
+        if (fds[2].revents & POLLIN) return;
         uint64_t count;
         if (fds[1].revents & POLLIN) (void)read(m->wake, &count, sizeof count);
     }
@@ -306,4 +353,26 @@ void cmpris_seeked(cmpris *m, int64_t position) {
     m->seeked_to = position;
     pthread_mutex_unlock(&m->lock);
     wake(m);
+}
+
+int cmpris_set_present(cmpris *m, int present, int timeout_ms) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += timeout_ms / 1000;
+    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+    if (deadline.tv_nsec >= 1000000000) {
+        deadline.tv_sec += 1;
+        deadline.tv_nsec -= 1000000000;
+    }
+    pthread_mutex_lock(&m->lock);
+    m->want_name = present ? 1 : 0;
+    pthread_mutex_unlock(&m->lock);
+    wake(m);
+    pthread_mutex_lock(&m->lock);
+    while (timeout_ms > 0 && m->have_name != m->want_name) {
+        if (pthread_cond_timedwait(&m->presence_changed, &m->lock, &deadline) == ETIMEDOUT) break;
+    }
+    int done = m->have_name == m->want_name;
+    pthread_mutex_unlock(&m->lock);
+    return done;
 }

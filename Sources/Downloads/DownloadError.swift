@@ -34,6 +34,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Going on would leave less free space than the floor (`free` bytes are left); the partial
     /// file is kept for later.
     case lowDiskSpace(path: String, floor: Int, free: Int)
+    /// The one who asked for it stopped it (a player that quit); the partial file is kept for later.
+    case stopped(url: String)
 
     public var description: String {
         switch self {
@@ -68,6 +70,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .lowDiskSpace(let path, let floor, let free):
             return "stopped writing in \(path): only \(Self.mebibytes(free, rounding: true)) of the disk is free, and "
                 + "min-free keeps \(Self.mebibytes(floor)) free; the next run resumes it"
+        case .stopped(let url):
+            return "the download of \(url) was stopped; 'podcli fetch' or 'play' resumes it"
         }
     }
 

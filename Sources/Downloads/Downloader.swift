@@ -1,4 +1,5 @@
 import CCurl
+import Threads
 
 /// What a download needs to know: where from, where to, and what an earlier run left.
 public struct DownloadRequest: Sendable {
@@ -57,13 +58,18 @@ public enum DownloadEvent: Sendable {
 public final class Downloader {
     private let policy: DownloadPolicy
     private let transfer: Transfer
+    private let stop: StopEvent?
 
-    public init(policy: DownloadPolicy) {
+    /// - Parameter stop: ends a download under way (an exchange, a wait before a retry) with
+    ///   `DownloadError.stopped` when signalled.
+    public init(policy: DownloadPolicy, stop: StopEvent? = nil) {
         self.policy = policy
-        self.transfer = Transfer(policy: policy)
+        self.stop = stop
+        self.transfer = Transfer(policy: policy, stop: stop)
     }
 
-    /// - Throws: `DownloadError`. A partial file that can be resumed is left in place.
+    /// - Throws: `DownloadError`. A partial file that can be resumed is left in place (also when
+    ///   stopped).
     public func download(_ request: DownloadRequest, onEvent: (DownloadEvent) -> Void) throws(DownloadError)
         -> DownloadResult
     {
@@ -96,7 +102,11 @@ public final class Downloader {
                     }
                     let seconds = retryAfter.map(Double.init) ?? policy.delay(beforeRetry: attemptNumber)
                     onEvent(.waiting(seconds: seconds, reason: error.description))
-                    DownloadPolicy.sleep(seconds: seconds)
+                    if let stop {
+                        guard stop.sleep(seconds: seconds) else { throw .stopped(url: request.url) }
+                    } else {
+                        DownloadPolicy.sleep(seconds: seconds)
+                    }
                 }
             }
         }
@@ -124,7 +134,8 @@ public final class Downloader {
         let result = transfer.perform(exchange, sink: attempt)
         let status = attempt.headers.status == 0 ? nil : attempt.headers.status
         let outcome: Outcome
-        do {
+        do throws(DownloadError) {
+            if result.stopped { throw .stopped(url: url) }
             outcome = try judge(attempt, result, url: url, file: file)
         } catch {
             onEvent(.attemptFinished(httpStatus: status, bytes: attempt.bytesReceived, error: error.description))

@@ -1,4 +1,5 @@
 import CCurl
+import Threads
 
 /// Fetches an image (a podcast's or an episode's artwork) into memory: one GET on a curl handle
 /// of its own, with `Transfer`'s rules (http and https only, TLS verified, timeouts), no retries
@@ -11,18 +12,20 @@ public final class ImageFetcher {
     private let policy: DownloadPolicy
     private let transfer: Transfer
 
-    public init(policy: DownloadPolicy) {
+    /// - Parameter stop: ends a fetch under way with `DownloadError.stopped` when signalled.
+    public init(policy: DownloadPolicy, stop: StopEvent? = nil) {
         self.policy = policy
-        transfer = Transfer(policy: policy)
+        transfer = Transfer(policy: policy, stop: stop)
     }
 
     /// The body of a 200 response to a GET of `url`.
     /// - Throws: `DownloadError`: `.invalidURL`, `.http` for any other status, `.imageTooLarge`
-    ///   past `maximumBytes`, `.network` and the redirect errors as libcurl reports them.
+    ///   past `maximumBytes`, `.network` and the redirect errors as libcurl reports them, `.stopped`.
     public func fetch(_ url: String, maximumBytes: Int = maximumBytes) throws(DownloadError) -> [UInt8] {
         try DownloadError.checkFetchable(url)
         let exchange = ImageExchange(maximumBytes: maximumBytes)
         let result = transfer.perform(Transfer.Exchange(url: url), sink: exchange)
+        if result.stopped { throw .stopped(url: url) }
         if exchange.tooLarge { throw .imageTooLarge(url: url, limit: maximumBytes) }
         let status = exchange.headers.status
         // A redirect that was not followed is libcurl's to explain (a refused scheme, a loop).

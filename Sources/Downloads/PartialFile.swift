@@ -64,6 +64,9 @@ final class PartialFile {
     }
 
     deinit {
+        // What arrived is kept for a resume (a download stopped, or failed for good), not only
+        // what filled a buffer: the next run asks for the rest from the end of the file.
+        if descriptor >= 0 && buffered > 0 { _ = flush() }
         if descriptor >= 0 { close(descriptor) }
         hasher.waitForUpdates()
         buffer.deallocate()

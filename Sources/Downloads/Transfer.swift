@@ -1,14 +1,21 @@
 import CCurl
+import Threads
 
 /// One libcurl easy handle, owned and cleaned up by this object, set up for podcli's rules:
 /// only http and https (also after a redirect), TLS verified, bounded redirects, connect and
 /// low-speed timeouts, podcli's User-Agent. It performs one HTTP exchange at a time and hands
 /// headers, body and progress to a `TransferSink` (an `Attempt` of a download, a `FeedExchange`).
 ///
+/// The exchange runs on a multi handle of its own (perform, then poll), so that a `StopEvent`
+/// can end it at once from another thread: its descriptor is one of the poll's.
+///
 /// Not `Sendable`: a handle is used by one thread at a time.
 final class Transfer {
     private let handle: UnsafeMutableRawPointer
+    private let multi: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// Ends an exchange under way when signalled (the player quit while this was fetching).
+    private let stop: StopEvent?
 
     /// What libcurl said about one exchange.
     struct Result {
@@ -18,12 +25,18 @@ final class Transfer {
         let effectiveURL: String
         /// Where a refused redirect wanted to go.
         let redirectURL: String?
+        /// Ended by the stop event, not by the server.
+        var stopped = false
     }
 
-    init(policy: DownloadPolicy) {
-        curlGlobalInit
-        guard let handle = curl_easy_init() else { fatalError("libcurl could not create a handle (out of memory)") }
+    init(policy: DownloadPolicy, stop: StopEvent? = nil) {
+        CurlLibrary.initialize()
+        guard let handle = curl_easy_init(), let multi = curl_multi_init() else {
+            fatalError("libcurl could not create a handle (out of memory)")
+        }
         self.handle = handle
+        self.multi = multi
+        self.stop = stop
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         ccurl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
@@ -46,6 +59,7 @@ final class Transfer {
     }
 
     deinit {
+        curl_multi_cleanup(multi)
         curl_easy_cleanup(handle)
         errorBuffer.deallocate()
     }
@@ -77,11 +91,39 @@ final class Transfer {
         ccurl_setopt_ptr(handle, CURLOPT_WRITEDATA, context)
         ccurl_setopt_ptr(handle, CURLOPT_HEADERDATA, context)
         ccurl_setopt_ptr(handle, CURLOPT_XFERINFODATA, context)
-        let code = withExtendedLifetime(box) { curl_easy_perform(handle) }
+        let (code, stopped) = withExtendedLifetime(box) { run() }
 
-        let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let message =
+            stopped
+            ? "stopped" : errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         return Result(
-            code: code, message: message, effectiveURL: effectiveURL, redirectURL: string(CURLINFO_REDIRECT_URL))
+            code: code, message: message, effectiveURL: effectiveURL, redirectURL: string(CURLINFO_REDIRECT_URL),
+            stopped: stopped)
+    }
+
+    /// The exchange on the multi handle, as curl's multi-single example runs it: perform, then
+    /// poll (here also on the stop event) until nothing runs. Returns the easy handle's result,
+    /// and whether the stop event ended it first.
+    private func run() -> (CURLcode, stopped: Bool) {
+        let added = curl_multi_add_handle(multi, handle)
+        guard added == CURLM_OK else { return (CURLE_OUT_OF_MEMORY, false) }
+        defer { curl_multi_remove_handle(multi, handle) }
+        var running: Int32 = 1
+        while true {
+            let performed = curl_multi_perform(multi, &running)
+            guard performed == CURLM_OK else { return (CURLE_OUT_OF_MEMORY, false) }
+            if running == 0 { break }
+            if stop?.isSignalled == true { return (CURLE_ABORTED_BY_CALLBACK, true) }
+            var stopDescriptor = curl_waitfd(fd: stop?.descriptor ?? -1, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+            guard curl_multi_poll(multi, &stopDescriptor, stop == nil ? 0 : 1, 1000, nil) == CURLM_OK else {
+                return (CURLE_OUT_OF_MEMORY, false)
+            }
+        }
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            if message.pointee.msg == CURLMSG_DONE { return (message.pointee.data.result, false) }
+        }
+        return (CURLE_OK, false)
     }
 
     /// The URL of the last request made, after redirects.
@@ -93,9 +135,6 @@ final class Transfer {
         return String(cString: value)
     }
 }
-
-/// curl_global_init must run once before any handle exists; a lazy global is initialised once.
-private let curlGlobalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
 /// What receives libcurl's callbacks for one exchange.
 protocol TransferSink: AnyObject {

@@ -2,7 +2,7 @@ import CSQLite
 
 extension Database {
     /// Defines `search_text(description)` on this connection: the words of a description
-    /// (`SearchText`), which the search index of schema 5 is built from and kept in step with by
+    /// (`SearchText`), which the search index of schema 6 is built from and kept in step with by
     /// triggers. Every podcli connection defines it before the schema is read; a tool that opens
     /// the file without it can read everything but cannot change an episode's texts.
     /// - Throws: `StoreError.sqlite` when SQLite refuses the definition.

@@ -43,20 +43,23 @@ public struct Episode: Equatable, Sendable {
     public let removedAt: Int?
     /// Why the last download failed; nil after a success.
     public let lastError: String?
+    /// The item's own itunes:author (the podcast's is its feed's).
+    public let author: String?
 
     /// What a query of whole episodes selects, from `episodes` joined to `texts` (`withTexts`).
     static let columns = """
         episodes.id, uuid, feed_id, episodes.title, source_url, state, episodes.protection, validator, created_at,
         downloaded_at, guid, published_at, sort_date, duration_ms, enclosure_length, episodes.link,
         texts.description, episodes.image_url, episode_number, season_number, episode_type, texts.chapters,
-        chapters_url, texts.transcripts, texts.persons, in_feed, is_new, kept, removed_at, episodes.last_error
+        chapters_url, texts.transcripts, texts.persons, in_feed, is_new, kept, removed_at, episodes.last_error,
+        episodes.author
         """
 
     /// The join that brings an episode's long texts (kept in a table of their own) to `columns`.
     static let withTexts = "LEFT JOIN episode_texts AS texts ON texts.episode_id = episodes.id"
 
     /// How many values `columns` selects: a query's own columns follow them.
-    static let columnCount = 30
+    static let columnCount = 31
 
     init(row: Row) {
         id = Int(row.int(0)!)
@@ -89,6 +92,7 @@ public struct Episode: Equatable, Sendable {
         isKept = row.int(27) == 1
         removedAt = row.int(28).map(Int.init)
         lastError = row.string(29)
+        author = row.string(30)
     }
 }
 

@@ -96,6 +96,8 @@ public struct EpisodeMetadata: Equatable, Sendable {
     public var chaptersURL: String?
     public var transcriptsJSON: String?
     public var personsJSON: String?
+    /// The item's own itunes:author.
+    public var author: String?
 
     public init(title: String, sourceURL: String, mediaKey: String) {
         self.title = title

@@ -115,22 +115,13 @@ extension Library {
         try database.rows("SELECT \(Feed.columns) FROM feeds WHERE url = ?", [.text(url)]).first.map(Feed.init)
     }
 
-    /// The feed a user means by `reference`: its number, its URL, or a part of its title that
-    /// only one feed's title contains (ignoring case).
+    /// The feed a user means by `reference`, by `FeedReference`'s rule (its number and URL looked
+    /// up directly, the rest among every subscription).
     /// - Throws: `StoreError.feedNotFound` or `.ambiguousFeed`.
     public func feed(matching reference: String) throws(StoreError) -> Feed {
         if let id = Int(reference), let feed = try feed(id: id) { return feed }
         if let feed = try feed(url: reference) { return feed }
-        let trimmed = reference.trimmingWhitespace()
-        guard !trimmed.isEmpty else { throw .feedNotFound(reference) }
-        let key = Self.caseFolded(trimmed)
-        let matches = try subscriptions().filter { Self.caseFolded($0.title).contains(key) }
-        if matches.count == 1 { return matches[0] }
-        // A title that is exactly what was typed wins over titles that merely contain it.
-        let exact = matches.filter { Self.caseFolded($0.title) == key }
-        if exact.count == 1 { return exact[0] }
-        if matches.isEmpty { throw .feedNotFound(reference) }
-        throw .ambiguousFeed(reference, titles: matches.map(\.title))
+        return try FeedReference.match(reference, in: subscriptions())
     }
 
     /// Every subscription, by title.
@@ -147,7 +138,7 @@ extension Library {
     public func feeds() throws(StoreError) -> [FeedSummary] { try summaries(id: nil) }
 
     /// Subscriptions with their counts: all of them, or the one numbered `id`. The episodes are
-    /// counted as they come and go (schema 5's triggers); the new and the downloaded, which are
+    /// counted as they come and go (schema 6's triggers); the new and the downloaded, which are
     /// few, through the partial indexes that hold only them.
     private func summaries(id: Int?) throws(StoreError) -> [FeedSummary] {
         try database.rows(
@@ -217,13 +208,5 @@ extension Library {
                 SQLValue(metadata.imageURL), SQLValue(metadata.language), SQLValue(metadata.isSerial ? 1 : 0),
                 SQLValue(metadata.explicit.map { $0 ? 1 : 0 }), SQLValue(metadata.podcastGUID), SQLValue(feedID),
             ])
-    }
-}
-
-extension Library {
-    /// `text` for comparing without case, as Foundation's case-insensitive comparisons did:
-    /// uppercasing first folds "ß" to "ss", "ς" to "σ" and "ﬁ" to "fi" as they do.
-    fileprivate static func caseFolded(_ text: String) -> String {
-        text.uppercased().lowercased()
     }
 }

@@ -4,7 +4,7 @@ extension Library {
     /// search best match first. Memory stays the same whatever the count.
     ///
     /// Each query starts from what it can find through an index without reading other episodes:
-    /// the search index, the played, new or downloaded episodes (partial indexes of schema 5), a
+    /// the search index, the played, new or downloaded episodes (partial indexes of schema 6), a
     /// feed's episodes, or the newest of all, read in the order shown.
     public func forEachListing(
         _ filter: EpisodeFilter, page: ListingPage = .all, _ body: (EpisodeListing) -> Bool
@@ -43,7 +43,7 @@ extension Library {
     }
 
     /// How many episodes `filter` selects. Without a filter, or for one feed, from the counts
-    /// each feed keeps (schema 5's triggers); otherwise through the same indexes as the listing.
+    /// each feed keeps (schema 6's triggers); otherwise through the same indexes as the listing.
     public func count(_ filter: EpisodeFilter) throws(StoreError) -> Int {
         var unfiltered = filter
         unfiltered.feedID = nil

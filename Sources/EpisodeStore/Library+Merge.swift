@@ -37,8 +37,8 @@ extension Library {
         }
 
         let now = Library.now
-        // New episodes are numbered here, so their texts can be written before them: schema 5's
-        // triggers then leave them to `indexNewEpisodes` (see 005_scale.sql).
+        // New episodes are numbered here, so their texts can be written before them: schema 6's
+        // triggers then leave them to `indexNewEpisodes` (see 006_scale.sql).
         let firstNewID = Int(try database.rows("SELECT coalesce(max(id), 0) + 1 FROM episodes")[0].int(0) ?? 1)
         // A dateless item sorts just below the dated item before it in the document (feeds list
         // newest first), or below "now" at the top: its order in the feed is kept.
@@ -74,18 +74,18 @@ extension Library {
 
     private static let metadataColumns = """
         title, source_url, media_key, guid, published_at, duration_ms, enclosure_length, enclosure_type, link,
-        image_url, episode_number, season_number, episode_type, explicit, chapters_url
+        image_url, episode_number, season_number, episode_type, explicit, chapters_url, author
         """
 
     private static let updateEpisodeSQL = """
-        UPDATE episodes SET (\(metadataColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+        UPDATE episodes SET (\(metadataColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
             in_feed = 1, sort_date = coalesce(?5, sort_date), feed_id = ?
         WHERE id = ?
         """
 
     private static let insertEpisodeSQL = """
         INSERT INTO episodes (id, \(metadataColumns), uuid, feed_id, protection, created_at, sort_date, is_new, state)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'new')
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'new')
         """
 
     /// A new episode's texts, written just before it (even when it has none: the row tells the
@@ -136,7 +136,7 @@ extension Library {
             SQLValue(item.publishedAt), SQLValue(item.durationMilliseconds), SQLValue(item.enclosureLength),
             SQLValue(item.enclosureType), SQLValue(item.link), SQLValue(item.imageURL),
             SQLValue(item.episodeNumber), SQLValue(item.seasonNumber), SQLValue(item.episodeType),
-            SQLValue(item.explicit.map { $0 ? 1 : 0 }), SQLValue(item.chaptersURL),
+            SQLValue(item.explicit.map { $0 ? 1 : 0 }), SQLValue(item.chaptersURL), SQLValue(item.author),
         ]
     }
 

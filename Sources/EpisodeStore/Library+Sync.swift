@@ -54,7 +54,7 @@ extension Library {
     /// feed), the new ones (`download = new`), and every episode of the feeds in `everyEpisodeOf`
     /// (`download = all`). An episode of none of these is neither deleted nor downloaded by any
     /// policy, so the plan leaves them out without reading them: each set is found through an
-    /// index that holds only it (`files`, schema 5's partial indexes, a feed's episodes).
+    /// index that holds only it (`files`, schema 6's partial indexes, a feed's episodes).
     public func episodeStatuses(everyEpisodeOf feedIDs: [Int] = []) throws(StoreError) -> [EpisodeStatus] {
         let wholeFeeds = feedIDs.isEmpty
             ? "" : "UNION SELECT id FROM episodes WHERE feed_id IN (\(feedIDs.map { _ in "?" }.joined(separator: ", ")))"
@@ -103,14 +103,15 @@ extension Library {
         try countFailure(message, in: "episodes", id: episode.id, setting: "state = 'failed'")
     }
 
-    /// A download the machine stopped (a full disk): the reason is shown, but it is no failure of
-    /// the episode's, so no backoff. It stays `downloading` (finished first by the next sync) when
-    /// its partial file is kept, else it is `new` again.
-    public func recordInterruption(_ message: String, of episode: Episode) throws(StoreError) {
+    /// A download stopped by no fault of the episode's (a full disk, a player that quit): the
+    /// reason is kept, but no backoff. Cut short by the machine (`cutShort`) with its partial file
+    /// kept, it stays `downloading`, so the next sync finishes it first; otherwise it is `new`
+    /// again (nothing is downloading it), its partial file kept for the next `fetch` or `play`.
+    public func recordInterruption(_ message: String, of episode: Episode, cutShort: Bool = true) throws(StoreError) {
         let hasPartial = FileSystem.entries(directory(of: episode)).contains { $0.hasSuffix(Library.partialSuffix) }
         try database.run(
             "UPDATE episodes SET state = ?, last_error = ? WHERE id = ?",
-            [.text(hasPartial ? "downloading" : "new"), .text(message), SQLValue(episode.id)])
+            [.text(cutShort && hasPartial ? "downloading" : "new"), .text(message), SQLValue(episode.id)])
     }
 
     /// One more failure in a row of the feed or episode `id` (`table` is `feeds` or `episodes`):

@@ -26,6 +26,8 @@ public struct FeedDocument: Sendable, Equatable, Encodable {
 
 public struct FeedItem: Sendable, Equatable, Encodable {
     public var title = ""
+    /// The item's own `itunes:author`, when it names one (a guest host, another show's).
+    public var author: String?
     public var guid: String?
     public var link: String?
     /// `content:encoded`, else `description`, else `itunes:summary` (Atom: content, else summary).

@@ -140,7 +140,7 @@ private struct DocumentBuilder {
     private enum Field {
         case feedTitle, feedLink, feedDescription, feedSummary, feedAuthor, feedLanguage, feedNewURL, feedType
         case feedExplicit, feedGUID, feedImageURL, feedAtomAuthor, feedAtomIcon
-        case title, itunesTitle, link, guid, pubDate, dcDate, atomPublished, atomUpdated
+        case title, itunesTitle, itemAuthor, link, guid, pubDate, dcDate, atomPublished, atomUpdated
         case description, contentEncoded, summary, atomContent, duration, episode, season, episodeType, explicit
         case person
     }
@@ -311,6 +311,7 @@ private struct DocumentBuilder {
         case .itunesSeason: begin(.season)
         case .itunesEpisodeType: begin(.episodeType)
         case .itunesExplicit: begin(.explicit)
+        case .itunesAuthor: begin(.itemAuthor)
         case .itunesImage:
             if let href = resolve(attributes["href"]) { item?.imageURL = href }
         case .enclosure:
@@ -386,6 +387,7 @@ private struct DocumentBuilder {
         case .feedImageURL, .feedAtomIcon: if document.imageURL == nil { document.imageURL = resolve(trimmedString(bytes)) }
         case .title: item?.title = collapsedString(bytes)
         case .itunesTitle: item?.itunesTitle = collapsedString(bytes)
+        case .itemAuthor: item?.author = nonEmpty(collapsedString(bytes))
         case .link:
             let link = resolve(trimmedString(bytes))
             item?.link = link
@@ -422,6 +424,7 @@ private struct DocumentBuilder {
 private struct ItemDraft {
     var title = ""
     var itunesTitle = ""
+    var author: String?
     var guid: String?
     var link: String?
     /// RSS pubDate or Atom published; else dc:date or Atom updated.
@@ -449,6 +452,7 @@ private struct ItemDraft {
         var item = FeedItem(enclosure: enclosure)
         item.title = !title.isEmpty ? title : !itunesTitle.isEmpty ? itunesTitle : Self.fileName(of: enclosure.url)
         item.guid = guid
+        item.author = author
         item.link = link
         item.description = contentEncoded ?? description ?? summary
         item.published = published ?? updated

@@ -1,4 +1,5 @@
 import CALSA
+import Dispatch
 
 #if canImport(Glibc)
     import Glibc
@@ -21,12 +22,18 @@ public final class ALSAOutput: AudioOutput {
     /// How much audio the device buffers: enough to ride out a slow disk or a busy machine,
     /// short enough that pause, seek and quit feel immediate.
     public static let latencyMicroseconds: UInt32 = 200_000
+    /// Frames in one period, the granularity of the device's wake-ups (a quarter of the buffer).
+    public let periodFrames: Int
+    /// Frames the buffer holds.
+    public let bufferFrames: Int
 
     /// Opens `device` for `format`.
-    public init(device: String, format: AudioFormat) throws(OutputError) {
+    /// - Parameter configuration: ALSA configuration text defining `device`, instead of the
+    ///   system's and the user's (for tests: a private sound server's device), as `JackWatcher`.
+    public init(device: String, format: AudioFormat, configuration: String? = nil) throws(OutputError) {
         calsa_silence_errors()
         var handle: OpaquePointer?
-        let opened = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
+        let opened = Self.open(&handle, device, configuration: configuration)
         guard opened == 0, let handle else {
             if opened == -EBUSY { throw .busy(name: device) }
             throw .noDevice(name: device, reason: Self.reason(opened))
@@ -37,6 +44,22 @@ public final class ALSAOutput: AudioOutput {
         guard configured == 0 else {
             snd_pcm_close(handle)
             throw .unsupportedFormat(name: device, format: format, reason: Self.reason(configured))
+        }
+        var buffer: snd_pcm_uframes_t = 0
+        var period: snd_pcm_uframes_t = 0
+        // Both out-parameters are required (a nil one crashes alsa-lib).
+        snd_pcm_get_params(handle, &buffer, &period)
+        bufferFrames = Int(buffer)
+        periodFrames = Int(max(1, period))
+        // snd_pcm_set_params starts the device only once its buffer is full: after a seek (the
+        // buffer dropped) the listener waited for a whole buffer, and a sound server that holds
+        // a new stream until then (PulseAudio's ALSA plugin) waited longer. One period is enough
+        // to start on, as mpv starts once it has written; non-blocking writes with a bounded
+        // wait (`write`) keep the player's loop free for commands while the device is stalled.
+        let tuned = Self.startEarly(handle, threshold: snd_pcm_uframes_t(periodFrames))
+        guard tuned == 0, snd_pcm_nonblock(handle, 1) == 0 else {
+            snd_pcm_close(handle)
+            throw .unsupportedFormat(name: device, format: format, reason: Self.reason(tuned))
         }
         self.pcm = handle
         self.deviceName = device
@@ -57,21 +80,54 @@ public final class ALSAOutput: AudioOutput {
         snd_pcm_close(pcm)
     }
 
-    @discardableResult
-    public func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
+    private static func open(_ handle: inout OpaquePointer?, _ device: String, configuration: String?) -> Int32 {
+        guard let configuration else { return snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0) }
+        var config: OpaquePointer?
+        var input: OpaquePointer?
+        guard snd_config_top(&config) == 0 else { return -ENOMEM }
+        defer { snd_config_delete(config) }
+        let loaded = configuration.withCString { text in
+            snd_input_buffer_open(&input, text, strlen(text)) == 0 && snd_config_load(config, input) == 0
+        }
+        if let input { snd_input_close(input) }
+        guard loaded else { return -EINVAL }
+        return snd_pcm_open_lconf(&handle, device, SND_PCM_STREAM_PLAYBACK, 0, config)
+    }
+
+    /// Sets the start threshold (and keeps the rest of the software parameters).
+    private static func startEarly(_ pcm: OpaquePointer, threshold: snd_pcm_uframes_t) -> Int32 {
+        var parameters: OpaquePointer?
+        guard snd_pcm_sw_params_malloc(&parameters) == 0 else { return -ENOMEM }
+        defer { snd_pcm_sw_params_free(parameters) }
+        var result = snd_pcm_sw_params_current(pcm, parameters)
+        if result == 0 { result = snd_pcm_sw_params_set_start_threshold(pcm, parameters, threshold) }
+        if result == 0 { result = snd_pcm_sw_params(pcm, parameters) }
+        return result
+    }
+
+    public func write(_ pcm: UnsafeRawBufferPointer, waitingUpTo timeout: Double) throws(OutputError) -> WriteResult {
         let frames = pcm.count / format.bytesPerFrame
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
         var written = 0
         var suspended = false
         while written < frames {
             let result = snd_pcm_writei(
                 self.pcm, pcm.baseAddress! + written * format.bytesPerFrame, snd_pcm_uframes_t(frames - written))
-            if result >= 0 {
+            if result > 0 {
                 written += result
-            } else {
-                suspended = try recover(from: Int32(result), during: "writing") || suspended
+                continue
             }
+            if result < 0 && result != -EAGAIN {
+                suspended = try recover(from: Int32(result), during: "writing") || suspended
+                continue
+            }
+            // Full: wait for a period's room, as long as the caller allows.
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { break }
+            let waited = snd_pcm_wait(self.pcm, Int32(max(1, (deadline - now) / 1_000_000)))
+            if waited < 0 { suspended = try recover(from: waited, during: "waiting") || suspended }
         }
-        return suspended
+        return WriteResult(frames: written, suspended: suspended)
     }
 
     public func pause() throws(OutputError) -> PauseEffect {
@@ -104,7 +160,10 @@ public final class ALSAOutput: AudioOutput {
 
     public func drain() {
         if holding { try? resume() }
+        // Non-blocking, drain would return at once (-EAGAIN) and leave the end unplayed.
+        snd_pcm_nonblock(pcm, 0)
         snd_pcm_drain(pcm)
+        snd_pcm_nonblock(pcm, 1)
         snd_pcm_prepare(pcm)
     }
 

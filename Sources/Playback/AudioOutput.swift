@@ -1,8 +1,12 @@
 /// Where decoded PCM goes: a sound device, opened for one `AudioFormat`.
 ///
 /// The contract the player relies on (after mpv's `ao` drivers):
-/// - `write` blocks until every frame was accepted; a real device paces playback this way. It
-///   returns true when the system suspended the device meanwhile (and it has been resumed).
+/// - `write` waits for room (a real device paces playback this way), but never longer than it is
+///   told: a device that stalls (a sound server waking up) must not keep the player from its
+///   commands. It says how many frames were accepted (the rest is written next time), and
+///   whether the system suspended the device meanwhile (it has been resumed).
+/// - Sound starts once a little has been written (a period, not a whole buffer): within about
+///   50 ms of the first write after opening, a seek or a resume that dropped the buffer.
 /// - `pause` stops the sound now. A device that cannot hold its buffer drops it and says how
 ///   many frames were never heard, so the player can decode them again: no gap, no repeat.
 /// - `discard` forgets what is buffered (for a seek); the next `write` starts playing again.
@@ -11,13 +15,26 @@ public protocol AudioOutput: AnyObject {
     var format: AudioFormat { get }
     /// The device's name, as the user would give it to `--device`.
     var deviceName: String { get }
-    @discardableResult func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> Bool
+    func write(_ pcm: UnsafeRawBufferPointer, waitingUpTo timeout: Double) throws(OutputError) -> WriteResult
     func pause() throws(OutputError) -> PauseEffect
     func resume() throws(OutputError)
     func discard()
     /// Waits until everything written has been played.
     func drain()
     var unplayedFrames: Int { get }
+}
+
+/// What one `AudioOutput.write` did.
+public struct WriteResult: Equatable, Sendable {
+    /// Frames accepted, from the start of what was given.
+    public var frames: Int
+    /// The system suspended the device meanwhile; it has been resumed.
+    public var suspended: Bool
+
+    public init(frames: Int, suspended: Bool = false) {
+        self.frames = frames
+        self.suspended = suspended
+    }
 }
 
 /// What `AudioOutput.pause` did with the frames still buffered.

@@ -24,17 +24,17 @@ public final class CommandQueue: Sendable {
         if wake { arrived.signal() }
     }
 
+    /// Puts commands taken but not carried out back in front of the queue, in their order: those
+    /// that came after a command that ended the episode are for what plays next.
+    public func giveBack(_ commands: [PlayerCommand]) {
+        guard !commands.isEmpty else { return }
+        state.withLock { $0.pending.insert(contentsOf: commands, at: 0) }
+    }
+
     /// True when a command waiting to be taken stops the player (quit, a signal): for waits
     /// outside the player's loop, such as a stream that has not arrived yet.
     public var isStopPending: Bool {
-        state.withLock { state in
-            state.pending.contains {
-                switch $0 {
-                case .quit, .signal: return true
-                default: return false
-                }
-            }
-        }
+        state.withLock { $0.pending.contains(where: \.endsTheSession) }
     }
 
     /// The commands posted so far, oldest first; when there are none, waits up to `timeout`

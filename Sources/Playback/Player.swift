@@ -41,6 +41,10 @@ public final class Player {
 
     /// Frames per write: small enough that a key takes effect within ~50 ms.
     static let chunkFrames = 2048
+    /// The longest a write waits for the device to make room before the loop looks at its
+    /// commands again: a device that stalls (a sound server starting a stream) cannot hold a
+    /// command back for longer.
+    static let writeWait = 0.025
     /// Seconds between periodic reports while playing (redraws, position saves).
     static let reportInterval = 0.25
     /// Consecutive undecodable reads after which the file is given up.
@@ -85,9 +89,18 @@ public final class Player {
             // Paused, or a stream waiting for its download: sleep until a command comes or there
             // is something to do, so keys work all the while.
             let wait = engine.isPaused ? waitWhilePaused : decoder.isWaitingForData ? 0.05 : 0
+            // In the order they came. Once one ends the episode, the rest are for what plays
+            // next (`next` then `prev` must not become a `prev` of this episode, then `next`),
+            // but a quit or a signal still makes the stop stronger.
+            var later: [PlayerCommand] = []
             for command in commands.take(waitingUpTo: wait) {
-                try handle(command, send)
+                if engine.stopReason == nil || command.endsTheSession {
+                    try handle(command, send)
+                } else {
+                    later.append(command)
+                }
             }
+            commands.giveBack(later)
             if let reason = engine.stopReason {
                 finish(reason)
                 send(.stopped(reason, at: position))
@@ -124,16 +137,56 @@ public final class Player {
     private var decodeFailures = 0
     private var decodedAny = false
 
-    /// Decodes the next chunk (at most what `--for` leaves) and writes it; tells the engine when
-    /// the episode or the limit ends, and when the device is busy or gone.
+    /// Decoded frames the device has not taken yet (its write ran out of time): these bytes of
+    /// the loop's buffer, written before anything new is decoded. Forgotten whenever the decoder
+    /// is moved (a seek, a drop, a lost device): they are decoded again from `written`.
+    private var pending: Range<Int>?
+
+    /// Decodes the next chunk (at most what `--for` leaves), unless part of the last one is still
+    /// to be written, and writes it, waiting for room no longer than `writeWait`; tells the engine
+    /// when the episode or the limit ends, and when the device is busy or gone.
     private func feedOutput(from buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws {
-        guard !decoder.isWaitingForData, let output = try openOutput(send) else { return }
-        let bytesPerFrame = decoder.format.bytesPerFrame
+        if pending == nil {
+            guard !decoder.isWaitingForData, try openOutput(send) != nil else { return }
+            guard let decoded = try decode(into: buffer, send) else { return }
+            pending = decoded
+        }
+        guard let range = pending, let output = try openOutput(send) else { return }
+        var result = WriteResult(frames: 0)
+        let delivered = try using(output, send) { output throws(OutputError) in
+            result = try output.write(UnsafeRawBufferPointer(rebasing: buffer[range]), waitingUpTo: Self.writeWait)
+        }
+        guard delivered else {
+            // Whatever of this chunk did not reach the device is decoded again after a resume.
+            pending = nil
+            return decoder.seek(toFrame: written)
+        }
+        written += result.frames
+        framesPlayed += result.frames
+        let rest = range.lowerBound + result.frames * decoder.format.bytesPerFrame
+        pending = rest < range.upperBound ? rest..<range.upperBound : nil
+        unplayedAfterLastWrite = output.unplayedFrames
+        if result.suspended {
+            // The system slept and the device has been resumed: an interruption that has ended.
+            try handle(.interruptionBegan(.systemSleep), send)
+            try handle(.interruptionEnded(.systemSleep, shouldResume: true), send)
+        }
+    }
+
+    /// The bytes of `buffer` the next chunk was decoded into, at the volume; nil when there is
+    /// none (the end, the limit, a bad frame skipped).
+    private func decode(into buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws
+        -> Range<Int>?
+    {
         let frames = min(Self.chunkFrames, limit.map { $0 - framesPlayed } ?? .max)
-        guard frames > 0 else { return engine.finish(.limitReached) }
+        guard frames > 0 else {
+            engine.finish(.limitReached)
+            return nil
+        }
         let count: Int
         do {
-            count = try decoder.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<(frames * bytesPerFrame)]))
+            count = try decoder.read(
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<(frames * decoder.format.bytesPerFrame)]))
             decodeFailures = 0
         } catch {
             // libmpg123 resyncs past a bad frame: warn once per bad stretch and go on. When it keeps
@@ -145,28 +198,15 @@ public final class Player {
                 guard decodedAny else { throw error }
                 engine.finish(.endOfEpisode)
             }
-            return
+            return nil
         }
-        guard count > 0 else { return engine.finish(.endOfEpisode) }
+        guard count > 0 else {
+            engine.finish(.endOfEpisode)
+            return nil
+        }
         decodedAny = true
-        let pcm = UnsafeMutableRawBufferPointer(rebasing: buffer[..<count])
-        SoftwareVolume.apply(engine.volume, to: pcm)
-        var suspendedMeanwhile = false
-        let delivered = try using(output, send) { output throws(OutputError) in
-            suspendedMeanwhile = try output.write(UnsafeRawBufferPointer(pcm))
-        }
-        guard delivered else {
-            // Whatever of this chunk did not reach the device is decoded again after a resume.
-            return decoder.seek(toFrame: written)
-        }
-        written += count / bytesPerFrame
-        framesPlayed += count / bytesPerFrame
-        unplayedAfterLastWrite = output.unplayedFrames
-        if suspendedMeanwhile {
-            // The system slept and the device has been resumed: an interruption that has ended.
-            try handle(.interruptionBegan(.systemSleep), send)
-            try handle(.interruptionEnded(.systemSleep, shouldResume: true), send)
-        }
+        SoftwareVolume.apply(engine.volume, to: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
+        return 0..<count
     }
 
     /// The output, opened if there is none yet. A busy device is an interruption until it is
@@ -242,6 +282,7 @@ public final class Player {
                 // The device forgot what it had not played yet: decode it again on resume.
                 written -= count
                 framesPlayed -= count
+                pending = nil
                 decoder.seek(toFrame: written)
             }
         case .resumeOutput:
@@ -253,11 +294,13 @@ public final class Player {
             written -= unplayedAfterLastWrite
             framesPlayed -= unplayedAfterLastWrite
             unplayedAfterLastWrite = 0
+            pending = nil
             decoder.seek(toFrame: written)
         case .seek(let frame):
             // What the device still held is not heard: it does not count toward `--for`.
             framesPlayed -= output?.unplayedFrames ?? 0
             output?.discard()
+            pending = nil
             decoder.seek(toFrame: frame)
             written = decoder.position
         case .report(let event):
@@ -274,6 +317,7 @@ public final class Player {
         default:
             let heard = position
             output?.discard()
+            pending = nil
             written = heard
         }
     }

@@ -28,6 +28,16 @@ public enum PlayerCommand: Equatable, Sendable {
     case routeChanged(RouteChange)
 }
 
+extension PlayerCommand {
+    /// Quit or a terminating signal: it ends the whole session, not only the episode.
+    public var endsTheSession: Bool {
+        switch self {
+        case .quit, .signal: return true
+        default: return false
+        }
+    }
+}
+
 /// Something that takes the sound away for a while, as an iOS audio session would report it.
 public enum Interruption: Hashable, Sendable, CustomStringConvertible {
     /// The user suspended podcli (Ctrl-Z, SIGTSTP) until SIGCONT.

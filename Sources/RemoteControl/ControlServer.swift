@@ -1,4 +1,5 @@
-import Dispatch
+import Synchronization
+import Threads
 
 #if canImport(Glibc)
     import Glibc
@@ -6,11 +7,17 @@ import Dispatch
 
 /// A running player's end of the control socket: answers each connection's request line with
 /// the handler's reply line, on a thread of its own. Connections from another user are closed
-/// unanswered. The socket file is removed when the server goes.
+/// unanswered. The socket file is removed when the server goes; `stop` (or the end of the
+/// server) ends and joins its thread.
 public final class ControlServer: Sendable {
     public let path: String
     private let listener: Int32
     private let handle: @Sendable (String) -> String
+    private let thread = Mutex<ServiceThread?>(nil)
+
+    /// How long a connection may take to send its request line before it is dropped: a client
+    /// that never writes must not hold the player's socket.
+    static let requestTimeout = timeval(tv_sec: 1, tv_usec: 0)
 
     /// Listens at `path`.
     /// - Throws: `ControlError.alreadyPlaying` when another player answers there.
@@ -18,46 +25,42 @@ public final class ControlServer: Sendable {
         self.path = path
         self.handle = handle
         listener = try ControlSocket.listen(at: path)
+        // Non-blocking: the thread waits in poll(2), on the socket and on its stop event, and a
+        // connection gone between the poll and the accept must not block it there.
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
     }
 
     deinit {
+        stop()
         close(listener)
         unlink(path)
     }
 
-    /// Serves connections on a thread of its own, until the process ends.
+    /// Serves connections on a thread of its own, until `stop`.
     public func start() {
-        // A queue of its own gets a thread of its own, which accept(2) may block for good.
-        DispatchQueue(label: "podcli.control").async { [self] in serve() }
+        let listener = listener
+        let handle = handle
+        thread.withLock { thread in
+            guard thread == nil else { return }
+            thread = ServiceThread(name: "podcli.control") { stop in Self.serve(listener, handle, stop: stop) }
+        }
     }
 
-    private func serve() {
-        while true {
+    /// Ends the thread (an answer under way is finished first) and waits for it.
+    public func stop() { thread.withLock { $0 }?.stop() }
+
+    private static func serve(_ listener: Int32, _ handle: (String) -> String, stop: StopEvent) {
+        var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+        while stop.wait(for: &descriptors, timeout: nil) {
             let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return
-            }
+            guard connection >= 0 else { continue }
             defer { close(connection) }
-            // A request that never ends must not hold the player's socket.
-            var timeout = timeval(tv_sec: 2, tv_usec: 0)
+            var timeout = requestTimeout
             setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             guard ControlSocket.peerUID(connection) == getuid(), let request = ControlSocket.readLine(connection)
             else { continue }
             ControlSocket.writeLine(handle(request), to: connection)
         }
-    }
-}
-
-/// The other end: sends a request line to the player and returns its reply line.
-public enum ControlClient {
-    /// - Throws: `ControlError.nothingPlaying` when no player listens at `path`.
-    public static func send(_ request: String, to path: String) throws(ControlError) -> String {
-        let connection = try ControlSocket.connect(to: path)
-        defer { close(connection) }
-        guard ControlSocket.writeLine(request, to: connection), let reply = ControlSocket.readLine(connection) else {
-            throw .nothingPlaying
-        }
-        return reply
     }
 }

@@ -12,12 +12,22 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
     case socket(path: String, reason: String)
     /// Another player already answers on the socket.
     case alreadyPlaying(path: String)
+    /// The player's process is stopped (Ctrl-Z, SIGSTOP): nothing in it runs until it continues.
+    case suspended(pid: Int32)
+    /// The player took longer than `ControlClient.timeout` to answer.
+    case notAnswering(pid: Int32?)
 
     public var description: String {
         switch self {
         case .nothingPlaying: return "nothing is playing (start a player with 'podcli play')"
         case .socket(let path, let reason): return "cannot use \(path) for the control socket: \(reason)"
         case .alreadyPlaying(let path): return "another podcli is already playing (its control socket is \(path))"
+        case .suspended(let pid):
+            return "the player (pid \(pid)) is suspended (Ctrl-Z): it answers again once continued "
+                + "('fg' in its terminal, or 'kill -CONT \(pid)')"
+        case .notAnswering(let pid):
+            return "the player\(pid.map { " (pid \($0))" } ?? "") did not answer within "
+                + "\(Int(ControlClient.timeout)) s"
         }
     }
 }
@@ -65,7 +75,7 @@ public enum ControlSocket {
     static func listen(at path: String) throws(ControlError) -> Int32 {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !directory.isEmpty { try prepareDirectory(directory) }
-        if let existing = try? connect(to: path) {
+        if let existing = try? connect(to: path, timeout: ControlClient.timeout) {
             close(existing)
             throw .alreadyPlaying(path: path)
         }
@@ -91,8 +101,9 @@ public enum ControlSocket {
     }
 
     /// A connection to the player at `path`: a socket of this user's, answered by a process of
-    /// this user's. Anything else (another user's socket or server) is refused, never talked to.
-    static func connect(to path: String) throws(ControlError) -> Int32 {
+    /// this user's (anything else is refused, never talked to), whose connect, sends and receives
+    /// each give up after `timeout` seconds (a stopped player's full backlog blocks even connect(2)).
+    static func connect(to path: String, timeout: Double) throws(ControlError) -> Int32 {
         var status = stat()
         guard lstat(path, &status) == 0 else { throw .nothingPlaying }
         guard status.st_mode & S_IFMT == S_IFSOCK, status.st_uid == getuid() else {
@@ -101,6 +112,10 @@ public enum ControlSocket {
         }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .socket(path: path, reason: String(cString: strerror(errno))) }
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+        for option in [SO_SNDTIMEO, SO_RCVTIMEO] {
+            setsockopt(descriptor, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
         guard (try? withAddress(path, { Glibc.connect(descriptor, $0, $1) })) == 0 else {
             close(descriptor)
             throw .nothingPlaying
@@ -116,6 +131,12 @@ public enum ControlSocket {
     static func peerUID(_ descriptor: Int32) -> uid_t? {
         var uid: UInt32 = 0
         return csystem_peer_uid(descriptor, &uid) == 0 ? uid : nil
+    }
+
+    /// The process at the other end: for a client, the player that listens.
+    static func peerPID(_ descriptor: Int32) -> Int32? {
+        var pid: Int32 = 0
+        return csystem_peer_pid(descriptor, &pid) == 0 && pid > 0 ? pid : nil
     }
 
     private static func withAddress(

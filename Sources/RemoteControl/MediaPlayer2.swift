@@ -1,5 +1,6 @@
 import CMPRIS
-import Dispatch
+import Synchronization
+import Threads
 
 /// What a desktop's media controls (MPRIS: media keys, lock screens, `playerctl`) ask of the
 /// player.
@@ -58,19 +59,19 @@ public struct MediaState: Equatable, Sendable {
 
 /// The player on the session bus as org.mpris.MediaPlayer2.podcli, through a C server
 /// (`CMPRIS`: the vtables and sd-bus's variadic calls). One owner of it; the bus is served on a
-/// thread of its own, and the state is handed over under the server's lock.
+/// thread of its own, which answers from the state handed over under the server's lock (it never
+/// waits for the player), and the state is handed over under that lock.
 public final class MediaPlayer2: @unchecked Sendable {
     // @unchecked: the C server guards its state with its own mutex; the bus is touched only by
     // the thread `start` makes.
     private let server: OpaquePointer
-    private let onControl: @Sendable (MediaControl) -> Void
+    private let context: UnsafeMutableRawPointer
+    private let thread = Mutex<ServiceThread?>(nil)
 
     /// Connects to the session bus (or `address`); nil when there is none: media controls are
     /// then simply off.
     public init?(address: String? = nil, onControl: @escaping @Sendable (MediaControl) -> Void) {
-        self.onControl = onControl
-        // The C side keeps this pointer for as long as the process lives (the server is never
-        // freed: it serves until exit), so an unbalanced retain is right.
+        // The C side keeps this pointer until the server is freed (deinit).
         let context = Unmanaged.passRetained(Box(onControl)).toOpaque()
         let handler: cmpris_command_handler = { context, command, argument in
             guard let context, let command else { return }
@@ -84,12 +85,39 @@ public final class MediaPlayer2: @unchecked Sendable {
             return nil
         }
         self.server = server
+        self.context = context
     }
 
-    public func start() {
-        // A queue of its own gets a thread of its own, which it may block for good.
-        DispatchQueue(label: "podcli.mpris").async { [self] in cmpris_run(server) }
+    deinit {
+        stop()
+        cmpris_free(server)
+        Unmanaged<Box>.fromOpaque(context).release()
     }
+
+    /// Serves the bus on a thread of its own, until `stop`.
+    public func start() {
+        let server = server
+        // An OpaquePointer is not Sendable; the C server is the thread's alone from here on.
+        let address = UInt(bitPattern: server)
+        thread.withLock { thread in
+            guard thread == nil else { return }
+            thread = ServiceThread(name: "podcli.mpris") { stop in
+                cmpris_run(OpaquePointer(bitPattern: address), stop.descriptor)
+            }
+        }
+        withExtendedLifetime(server) {}
+    }
+
+    /// Ends the bus thread and waits for it.
+    public func stop() { thread.withLock { $0 }?.stop() }
+
+    /// Leaves the bus (lets the name go) before the process stops, waiting up to half a second
+    /// for it to be done: a stopped process cannot answer, and `playerctl` would wait 25 s for
+    /// it; with no name it finds no player at once.
+    public func leaveBus() { _ = cmpris_set_present(server, 0, 500) }
+
+    /// Takes the name again (after the process continued).
+    public func rejoinBus() { _ = cmpris_set_present(server, 1, 0) }
 
     public func show(_ state: MediaState) {
         state.status.rawValue.withCString { status in

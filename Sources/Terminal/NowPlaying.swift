@@ -12,9 +12,12 @@ public struct NowPlaying: Equatable, Sendable {
     /// (e.g. "interrupted (suspend)") is spelled out. Words rather than an enum keep this module
     /// free of the playback engine.
     public var state: String
+    /// The playback rate: shown beside the state when it is not 1.
+    public var rate: Double
 
     public init(
-        podcast: String? = nil, title: String, elapsed: Double, duration: Double?, volume: Int, state: String
+        podcast: String? = nil, title: String, elapsed: Double, duration: Double?, volume: Int, state: String,
+        rate: Double = 1
     ) {
         self.podcast = podcast
         self.title = title
@@ -22,5 +25,6 @@ public struct NowPlaying: Equatable, Sendable {
         self.duration = duration
         self.volume = volume
         self.state = state
+        self.rate = rate
     }
 }

@@ -2,7 +2,8 @@
 ///
 ///     ▶ Podcast — Title  12:34 / 45:00 [=====>----] vol 80%
 ///
-/// What is kept when the line is narrow, first to last: state and times (the duration goes before
+/// The rate, when it is not 1, follows the state (`▶ 1.5×`). What is kept when the line is narrow,
+/// first to last: state and times (the duration goes before
 /// the state is cut), then the title (cut with "…", at least 4 letters), the volume, the progress
 /// bar (at least 5 cells), the podcast's name. Room left over widens the title, then the podcast's
 /// name, then the bar (up to 30 cells). A live stream (no duration) shows no duration and no bar.
@@ -74,6 +75,17 @@ public enum NowPlayingLine {
         return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))" : "\(minutes):\(twoDigits(secs))"
     }
 
+    /// A playback rate as the line and `status` show it: `1.5×`, `0.75×`, `2×` (to 0.01).
+    public static func rate(_ rate: Double) -> String {
+        guard rate.isFinite, rate > 0 else { return "?×" }
+        var text = String(Int((min(rate, 1e6) * 100).rounded()))
+        while text.count < 3 { text = "0" + text }
+        text.insert(".", at: text.index(text.endIndex, offsetBy: -2))
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text + "×"
+    }
+
     /// Between the title and the times; two spaces set the times apart from a title with spaces.
     private static let separator = "  "
     private static let dash = " — "
@@ -84,12 +96,13 @@ public enum NowPlayingLine {
 
     /// The state and the times: the part that is always shown, as much of it as fits.
     private static func core(_ info: NowPlaying, columns: Int) -> (state: String, times: String) {
-        let state: String
+        var state: String
         switch info.state {
         case "playing": state = "▶"
         case "paused": state = "⏸"
         default: state = printable(info.state)
         }
+        if info.rate != 1 { state += " " + rate(info.rate) }
         let elapsed = clock(info.elapsed)
         // A live stream has no duration to show.
         let candidates = info.duration.map { ["\(elapsed) / \(clock($0))", elapsed] } ?? [elapsed]

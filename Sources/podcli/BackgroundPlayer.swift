@@ -9,15 +9,29 @@ import RemoteControl
 /// (`DetachedProcess`), with no terminal (closing the terminal does not stop it), its output in a
 /// log beside the control socket. The command returns once the player answers on the socket.
 enum BackgroundPlayer {
+    /// Set for the player it starts: a player nothing can reach (no terminal, no socket) must not
+    /// play on, so one whose control socket cannot be made exits with that error.
+    static let marker = "PODCLI_BACKGROUND"
+
     /// Starts the player with `arguments` (the command line without `--background`).
-    /// - Throws: a failure carrying the player's own last words when it stops before answering.
+    /// - Throws: `ControlError.alreadyPlaying` when a player answers already; a failure carrying
+    ///   the player's own last words and exit code when it stops before answering.
     static func start(arguments: [String], controlSocket: String, output: Output) throws {
+        // The player to be started would find the socket taken, and this one its answers.
+        do {
+            _ = try ControlClient.send("status", to: controlSocket)
+            throw ControlError.alreadyPlaying(path: controlSocket)
+        } catch ControlError.suspended, ControlError.notAnswering {
+            throw ControlError.alreadyPlaying(path: controlSocket)
+        } catch ControlError.nothingPlaying, ControlError.socket {
+            // None: the player will make the socket, or say why it cannot.
+        }
         let log = controlSocket + ".log"
         // The log sits beside the socket, in a directory only this user controls.
         let directory = String(controlSocket[..<(controlSocket.lastIndex(of: "/") ?? controlSocket.startIndex)])
         if !directory.isEmpty { try ControlSocket.prepareDirectory(directory) }
         let pid: pid_t
-        switch DetachedProcess.spawn(arguments, log: log) {
+        switch DetachedProcess.spawn(arguments, log: log, environment: [marker: "1"]) {
         case .success(let started): pid = started
         case .failure(let error):
             throw CommandFailure(description: "cannot start a player: \(error)", exitCode: .storage)

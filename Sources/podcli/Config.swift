@@ -6,8 +6,8 @@ import Strings
 ///
 /// The file (`$XDG_CONFIG_HOME/podcli/config`, or `config` under `--home`) holds `key = value`
 /// lines, `#` comments and blank lines; settings before any section apply everywhere, and a
-/// `[feed "NAME"]` section overrides the per-feed ones for the feed whose title, URL or number is
-/// NAME. `Setting` lists every key.
+/// `[feed "NAME"]` section overrides the per-feed ones for the feed NAME names (its number, URL or
+/// a unique part of its title: `FeedReference`). `Setting` lists every key.
 struct Config {
     var protection: Protection = .private
     var device: String?
@@ -26,18 +26,30 @@ struct Config {
 
     init() {}
 
-    /// The policy for `feed`: the global one with its sections' settings over it.
-    func policy(for feed: Feed) -> EpisodePolicy { policy(ofSections: { $0.names(feed) }) }
-
-    /// The global policy with the settings of the sections `isIncluded` picks over it, in order.
-    func policy(ofSections isIncluded: (FeedSection) -> Bool) -> EpisodePolicy {
-        var policy = self.policy
-        for section in feedSections where isIncluded(section) {
-            // Checked when the file was read.
-            for assignment in section.assignments { try? assignment.setting.apply(assignment.value, to: &policy) }
+    /// Each feed section with the feed its NAME means among `feeds` (`FeedReference`'s rule, as
+    /// everywhere a feed is named), or why it means none.
+    func sections(among feeds: [Feed]) -> [(section: FeedSection, feed: Result<Feed, StoreError>)] {
+        feedSections.map { section in
+            (section, Result { () throws(StoreError) in try FeedReference.match(section.name, in: feeds) })
         }
-        return policy
     }
+
+    /// Every feed's policy: the global one with the settings of the sections naming it over it,
+    /// in the file's order.
+    func policies(of feeds: [Feed]) -> [Int: EpisodePolicy] {
+        var policies = Dictionary(uniqueKeysWithValues: feeds.map { ($0.id, policy) })
+        for (section, feed) in sections(among: feeds) {
+            guard case .success(let feed) = feed else { continue }
+            // Checked when the file was read.
+            for assignment in section.assignments {
+                try? assignment.setting.apply(assignment.value, to: &policies[feed.id, default: policy])
+            }
+        }
+        return policies
+    }
+
+    /// The policy of `feed`, one of `feeds`.
+    func policy(for feed: Feed, among feeds: [Feed]) -> EpisodePolicy { policies(of: feeds)[feed.id] ?? policy }
 }
 
 /// What `sync` does for every feed at once.
@@ -83,11 +95,6 @@ struct FeedSection {
     /// `file:line` of its header.
     let location: String
     var assignments: [(setting: Setting, value: String)] = []
-
-    /// True when the section is for `feed`: NAME is its URL, its number, or its title (ignoring case).
-    func names(_ feed: Feed) -> Bool {
-        name == feed.url || name == "\(feed.id)" || name.lowercased() == feed.title.lowercased()
-    }
 }
 
 /// A key of the configuration file: what it means, its default, how its value is read.
@@ -374,12 +381,20 @@ struct ConfigFile {
         return config
     }
 
-    /// Sets `setting` to `value`, globally or in `feed`'s section: the line that gives it now is
-    /// changed (the last one, which is the one that counts), else a line is added to the section
-    /// (which is added at the end if missing).
-    mutating func set(_ setting: Setting, to value: String, feed: String?) {
+    /// The feed a change is for: which section headers name it, and the name a new section gets.
+    struct Target {
+        /// The name written in a new `[feed "NAME"]` header.
+        let name: String
+        /// Whether a section's NAME means this feed.
+        let isNamed: (String) -> Bool
+    }
+
+    /// Sets `setting` to `value`, globally (`feed` nil) or for `feed`: the line that gives it now
+    /// is changed (the last one, which is the one that counts), else a line is added to the last
+    /// section naming the feed (a section is added at the end if none does).
+    mutating func set(_ setting: Setting, to value: String, feed: Target?) {
         let line = "\(setting.rawValue) = \(value)"
-        let span = self.span(of: feed)
+        let span = spans(of: feed).last
         if let existing = span.flatMap({ lastLine(of: setting, in: $0) }) {
             lines[existing] = line
         } else if let span {
@@ -388,34 +403,44 @@ struct ConfigFile {
             lines.insert(line, at: end)
         } else {
             if let last = lines.last, !last.trimmingWhitespace().isEmpty { lines.append("") }
-            lines += ["[feed \"\(feed!)\"]", line]
+            lines += ["[feed \"\(feed!.name)\"]", line]
         }
     }
 
-    /// Removes every line that gives `setting` globally, or in `feed`'s section.
+    /// Removes every line that gives `setting` globally, or in every section naming `feed`.
     /// - Returns: false when there was none.
-    mutating func unset(_ setting: Setting, feed: String?) -> Bool {
-        guard let span = span(of: feed) else { return false }
-        let doomed = span.filter { index in
-            if case .setting(let key, _) = Self.read(lines[index]) { return key == setting.rawValue }
-            return false
+    mutating func unset(_ setting: Setting, feed: Target?) -> Bool {
+        let doomed = spans(of: feed).flatMap { span in
+            span.filter { index in
+                if case .setting(let key, _) = Self.read(lines[index]) { return key == setting.rawValue }
+                return false
+            }
         }
-        for index in doomed.reversed() { lines.remove(at: index) }
+        for index in doomed.sorted().reversed() { lines.remove(at: index) }
         return !doomed.isEmpty
     }
 
-    /// The lines of the global part (feed nil) or of `feed`'s last section, header excluded.
-    private func span(of feed: String?) -> Range<Int>? {
-        var current: String?? = .some(nil)  // the global part first
+    /// The lines of the global part (`feed` nil), or of each section naming `feed`, headers
+    /// excluded, in order.
+    private func spans(of feed: Target?) -> [Range<Int>] {
+        // nil: the global part, before any section; .some(name): a section's.
+        var current: String?? = .some(nil)
         var start = 0
-        var found: Range<Int>?
+        var found: [Range<Int>] = []
+        func close(at end: Int) {
+            switch (current, feed) {
+            case (.some(nil), nil): found.append(start..<end)
+            case (.some(.some(let name)), .some(let feed)) where feed.isNamed(name): found.append(start..<end)
+            default: break
+            }
+        }
         for (index, raw) in lines.enumerated() {
             guard case .section(let name) = Self.read(raw) else { continue }
-            if current == .some(feed) { found = start..<index }
+            close(at: index)
             current = .some(name)
             start = index + 1
         }
-        if current == .some(feed) { found = start..<lines.count }
+        close(at: lines.count)
         return found
     }
 

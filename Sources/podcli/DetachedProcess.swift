@@ -5,16 +5,24 @@ import CSystem
 #endif
 
 /// Another podcli, started with `arguments` in a session of its own (posix_spawn, SETSID): no
-/// terminal, so closing the caller's terminal does not stop it; stdin /dev/null, stdout and
-/// stderr to `log` (or /dev/null), and no other descriptor of ours. The log is made anew (0600):
-/// whatever is at its path is removed first, and a link planted there is never followed.
+/// terminal, so closing the caller's terminal does not stop it; stdin /dev/null (or a descriptor
+/// given), stdout and stderr to `log` (or /dev/null), and no other descriptor of ours. The log is
+/// made anew (0600): whatever is at its path is removed first, and a link planted there is never
+/// followed.
 enum DetachedProcess {
     /// Starts it and returns its pid, or the errno posix_spawn failed with.
-    static func spawn(_ arguments: [String], log: String? = nil) -> Result<pid_t, SpawnError> {
+    /// - Parameter environment: variables set for it, over this process's.
+    static func spawn(
+        _ arguments: [String], log: String? = nil, stdin: Int32? = nil, environment: [String: String] = [:]
+    ) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        }
         if let log {
             unlink(log)
             posix_spawn_file_actions_addopen(
@@ -32,7 +40,17 @@ enum DetachedProcess {
         let argv = ["podcli"] + arguments
         var pid = pid_t()
         let spawned = withCStrings(argv) { argv in
-            posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ)
+            guard !environment.isEmpty else { return posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ) }
+            var inherited: [String] = []
+            var entry = environ
+            while let variable = entry.pointee {
+                let text = String(cString: variable)
+                if !environment.keys.contains(where: { text.hasPrefix($0 + "=") }) { inherited.append(text) }
+                entry += 1
+            }
+            return withCStrings(inherited + environment.map { "\($0)=\($1)" }) { envp in
+                posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, UnsafeMutablePointer(mutating: envp))
+            }
         }
         return spawned == 0 ? .success(pid) : .failure(SpawnError(code: spawned))
     }

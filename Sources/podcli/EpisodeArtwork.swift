@@ -1,10 +1,11 @@
 import Artwork
-import Dispatch
+import CSystem
 import Downloads
 import EpisodeStore
 import FoundationEssentials
 import Playback
 import Synchronization
+import Threads
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +17,8 @@ import Synchronization
 ///
 /// Where it comes from, first found first: the file already cached; the picture embedded in the
 /// audio (ID3v2 APIC, the front cover first); the episode's image (itunes:image); the podcast's.
-/// Whatever fails is passed over in silence: no artwork is not worth a message.
+/// Whatever fails is passed over in silence: no artwork is not worth a message. `stop` ends the
+/// search under way (a fetch at once) and waits for it: the session calls it before it returns.
 final class EpisodeArtwork: Sendable {
     /// What to look at for one episode, gathered on the player's thread (the library is not
     /// shared with other threads).
@@ -32,13 +34,15 @@ final class EpisodeArtwork: Sendable {
     private struct State {
         var requested: Set<Int> = []
         var paths: [Int: String] = [:]
+        /// One per episode asked for; those that have ended are joined as new ones start.
+        var threads: [ServiceThread] = []
     }
 
     private let state = Mutex(State())
     private let policy: DownloadPolicy
-    // A queue of its own gets a thread of its own: a slow fetch must not hold a thread the global
-    // queues (and so the signal handlers) share. Serial: one episode at a time.
-    private let queue = DispatchQueue(label: "podcli.artwork")
+    private let stopEvent = StopEvent()
+    /// Held by the search under way: one episode at a time, in the order they were asked for.
+    private let oneAtATime = Mutex(())
 
     init(policy: DownloadPolicy) { self.policy = policy }
 
@@ -46,30 +50,52 @@ final class EpisodeArtwork: Sendable {
     func path(of id: Int) -> String? { state.withLock { $0.paths[id] } }
 
     /// Starts finding the artwork of episode `id` (once a session); `found` is called on the
-    /// artwork's thread when there is some.
+    /// artwork's thread when there is some. Call it on the main thread: an image to fetch sets
+    /// libcurl up here first, never on the artwork's thread (see `CurlLibrary`).
     func find(for id: Int, in sources: Sources, found: @escaping @Sendable () -> Void) {
-        guard state.withLock({ $0.requested.insert(id).inserted }) else { return }
-        queue.async { [self] in
-            guard let path = Self.make(sources, policy: policy) else { return }
-            state.withLock { $0.paths[id] = path }
-            found()
+        guard !stopEvent.isSignalled, state.withLock({ $0.requested.insert(id).inserted }) else { return }
+        if !sources.imageURLs.isEmpty { CurlLibrary.initialize() }
+        let policy = policy
+        let thread = ServiceThread(name: "podcli.artwork", stopEvent: stopEvent) { [self] stop in
+            oneAtATime.withLock { _ in
+                guard !stop.isSignalled, let path = Self.make(sources, policy: policy, stop: stop) else { return }
+                state.withLock { $0.paths[id] = path }
+                found()
+            }
         }
+        let ended = state.withLock { state in
+            let ended = state.threads.filter(\.hasReturned)
+            state.threads.removeAll(where: \.hasReturned)
+            state.threads.append(thread)
+            return ended
+        }
+        for thread in ended { thread.join() }
     }
 
-    /// The cached file, made first if it is not there yet; nil when there is no usable image.
-    static func make(_ sources: Sources, policy: DownloadPolicy) -> String? {
+    /// Ends every search (a fetch under way at once; a render goes on in its own process and
+    /// writes its file) and waits for their threads.
+    func stop() {
+        stopEvent.signal()
+        for thread in state.withLock({ $0.threads }) { thread.join() }
+    }
+
+    /// The cached file, made first if it is not there yet; nil when there is no usable image, or
+    /// when stopped first.
+    static func make(_ sources: Sources, policy: DownloadPolicy, stop: StopEvent) -> String? {
         let path = sources.cachePath
         var info = stat()
         if stat(path, &info) == 0 && info.st_size > 0 { return path }
         let mode = sources.protection.fileMode
-        if let embedded = EmbeddedPicture.read(from: sources.audioPath), render(embedded, to: path, mode: mode) {
+        if let embedded = EmbeddedPicture.read(from: sources.audioPath),
+            render(embedded, to: path, mode: mode, stop: stop)
+        {
             return path
         }
         // Only with somewhere to fetch from: a curl handle (and OpenSSL's set-up) costs megabytes.
-        guard !sources.imageURLs.isEmpty else { return nil }
-        let fetcher = ImageFetcher(policy: policy)
-        for url in sources.imageURLs {
-            if let bytes = try? fetcher.fetch(url), render(bytes, to: path, mode: mode) { return path }
+        guard !sources.imageURLs.isEmpty, !stop.isSignalled else { return nil }
+        let fetcher = ImageFetcher(policy: policy, stop: stop)
+        for url in sources.imageURLs where !stop.isSignalled {
+            if let bytes = try? fetcher.fetch(url), render(bytes, to: path, mode: mode, stop: stop) { return path }
         }
         return nil
     }
@@ -77,18 +103,28 @@ final class EpisodeArtwork: Sendable {
     /// Makes `image` into the artwork file at `path` in a podcli of its own (`render-artwork`):
     /// libgd and the eighty libraries it loads (about 10 MB) stay out of the player, and an image
     /// from the network that crashes its decoder costs the artwork, not the playback.
-    private static func render(_ image: [UInt8], to path: String, mode: mode_t) -> Bool {
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        // Hidden: the episode's directory takes any other name for a download.
-        var template = Array((directory + "/.artwork-source-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { return false }
-        let source = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        defer { unlink(source) }
-        let written = image.withUnsafeBytes { Output.writeAll($0, to: descriptor) }
-        close(descriptor)
-        guard written else { return false }
-        return DetachedProcess.run([RenderArtwork.spec.name, source, path, "--mode", String(mode, radix: 8)]) == 0
+    ///
+    /// The image reaches it as its stdin, a file in memory with no name: nothing is left on disk
+    /// however either process ends. Stopped while it renders, the player stops waiting; the child
+    /// finishes on its own (its file is written atomically) and is reaped when the player exits.
+    private static func render(_ image: [UInt8], to path: String, mode: mode_t, stop: StopEvent) -> Bool {
+        let source = csystem_memory_file("podcli-artwork-source")
+        guard source >= 0 else { return false }
+        defer { close(source) }
+        guard image.withUnsafeBytes({ Output.writeAll($0, to: source) }), lseek(source, 0, SEEK_SET) == 0 else {
+            return false
+        }
+        let arguments = [RenderArtwork.spec.name, RenderArtwork.standardInput, path, "--mode", String(mode, radix: 8)]
+        guard case .success(let child) = DetachedProcess.spawn(arguments, stdin: source) else { return false }
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(child, &status, WNOHANG)
+            if reaped == child { break }
+            if reaped < 0 && errno != EINTR { return false }
+            guard stop.sleep(seconds: 0.01) else { return false }
+        }
+        // WIFEXITED and WEXITSTATUS are macros Swift cannot import.
+        return status & 0x7F == 0 && (status >> 8) & 0xFF == 0
     }
 
     /// `path` as the file URL MPRIS wants for `mpris:artUrl`.

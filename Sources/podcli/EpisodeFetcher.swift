@@ -18,7 +18,7 @@ struct EpisodeFetcher {
     ///   - onResponse: told the path of the partial file as the server starts sending into it
     ///     (so a player can stream it).
     /// - Throws: `DownloadError` or `StoreError`; the episode is then marked failed (unless the
-    ///   disk was at fault: that is no reason to leave the episode alone for a while), and a
+    ///   disk was at fault, or the download was stopped: no reason to leave it alone for a while), and a
     ///   resumable partial file stays for the next run.
     func fetch(
         _ episode: Episode, onStart: () -> Void = {}, onResponse: (String) -> Void = { _ in }
@@ -68,7 +68,11 @@ struct EpisodeFetcher {
                 sha256: result.sha256, contentType: result.contentType)
         } catch {
             progress.finish()
-            if error.isOutOfSpace {
+            if case DownloadError.stopped = error {
+                // Stopped by whoever asked (a player that quit): nothing downloads it now, so it
+                // is not left `downloading`; its partial file stays for the next fetch or play.
+                try? library.recordInterruption("\(error)", of: episode, cutShort: false)
+            } else if error.isOutOfSpace {
                 try? library.recordInterruption("\(error)", of: episode)
             } else {
                 try? library.recordFailure("\(error)", of: episode)

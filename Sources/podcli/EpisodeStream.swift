@@ -1,8 +1,8 @@
-import Dispatch
 import Downloads
 import EpisodeStore
 import Playback
 import Synchronization
+import Threads
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +10,8 @@ import Synchronization
 
 /// An episode played while it downloads (`podcli play URL`). The download runs on a thread of its
 /// own, with its own connection to the library, exactly as `fetch` would run it (resumable,
-/// verified, recorded when complete); the player reads what is already on disk.
+/// verified, recorded when complete); the player reads what is already on disk. `stop` ends the
+/// download at once (what arrived stays, to resume) and waits for its thread.
 final class EpisodeStream: Sendable {
     private struct Progress {
         var partialPath: String?
@@ -20,21 +21,23 @@ final class EpisodeStream: Sendable {
 
     let episode: Episode
     private let progress = Mutex(Progress())
+    private let thread: Mutex<ServiceThread?>
 
     /// Bytes on disk before playing starts, unless the download finishes first: enough for
     /// libmpg123 to find the stream's format past a large ID3 tag.
     static let startBytes = 256 * 1024
 
-    /// Starts downloading `episode` into the library in `libraryDirectory`.
+    /// Starts downloading `episode` into the library in `libraryDirectory`. Call it on the main
+    /// thread: libcurl is set up here, never on the download's thread (see `CurlLibrary`).
     init(episode: Episode, libraryDirectory: String, policy: DownloadPolicy) {
         self.episode = episode
-        // A queue of its own gets a thread of its own: a download blocking a global queue's thread
-        // could hold up the signal handlers, which run there.
-        DispatchQueue(label: "podcli.stream").async { [self] in
+        thread = Mutex(nil)
+        CurlLibrary.initialize()
+        let started = ServiceThread(name: "podcli.stream") { [self] stop in
             do {
                 let library = try Library(directory: libraryDirectory)
                 let fetcher = EpisodeFetcher(
-                    library: library, downloader: Downloader(policy: policy), output: .silent)
+                    library: library, downloader: Downloader(policy: policy, stop: stop), output: .silent)
                 let file = try fetcher.fetch(episode, onResponse: { path in progress.withLock { $0.partialPath = path } })
                 let path = library.path(of: file)
                 progress.withLock {
@@ -49,7 +52,11 @@ final class EpisodeStream: Sendable {
                 }
             }
         }
+        thread.withLock { $0 = started }
     }
+
+    /// Ends the download (at once, keeping what arrived) and waits for its thread.
+    func stop() { thread.withLock { $0 }?.stop() }
 
     /// True once the download has ended, complete or not.
     var isDone: Bool { progress.withLock { $0.done } }

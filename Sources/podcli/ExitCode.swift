@@ -20,7 +20,8 @@ enum ExitCode: Int32, CaseIterable {
     case unavailable = 69
     /// The disk or the database failed (full disk, permissions, I/O).
     case storage = 74
-    /// Another podcli holds what is needed; try again later.
+    /// Another podcli holds what is needed, or the player cannot answer now (suspended, stuck);
+    /// try again later.
     case busy = 75
 
     /// The code for an error a command threw.
@@ -32,7 +33,8 @@ enum ExitCode: Int32, CaseIterable {
             case .invalidURL: self = .usage
             case .notAudio, .feedTooLarge, .tooLarge, .tooLong: self = .badContent
             case .storage, .lowDiskSpace: self = .storage
-            case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .incomplete: self = .unavailable
+            case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .incomplete, .stopped:
+                self = .unavailable
             }
         case let error as StoreError:
             switch error {
@@ -58,7 +60,7 @@ enum ExitCode: Int32, CaseIterable {
         case let error as ControlError:
             switch error {
             case .nothingPlaying: self = .notFound
-            case .alreadyPlaying: self = .busy
+            case .alreadyPlaying, .suspended, .notAnswering: self = .busy
             case .socket: self = .storage
             }
         case is NotificationError: self = .unavailable

@@ -169,6 +169,7 @@ extension EpisodeMetadata {
         self.init(
             title: item.title, sourceURL: item.enclosure.url, mediaKey: TrackingPrefix.strip(item.enclosure.url))
         guid = item.guid
+        author = item.author
         publishedAt = item.published.map(Int.init)
         durationMilliseconds = item.duration.map { Int(($0 * 1000).rounded()) }
         enclosureLength = item.enclosure.length.map(Int.init)

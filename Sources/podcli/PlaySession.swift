@@ -5,6 +5,7 @@ import EpisodeStore
 import Playback
 import RemoteControl
 import Terminal
+import Threads
 
 #if canImport(Glibc)
     import Glibc
@@ -15,30 +16,34 @@ import Terminal
 final class PlaySession {
     private let library: Library
     private let deviceName: String
-    private let keymap: Keymap
+    let keymap: Keymap
     /// For episodes played before they are downloaded.
     private let downloadPolicy: DownloadPolicy
-    private let commands = CommandQueue()
-    private let display: NowPlayingDisplay
-    private let terminal: TerminalMode?
+    let commands = CommandQueue()
+    let display: NowPlayingDisplay
+    let terminal: TerminalMode?
 
     /// How often the position is written while playing: a `kill -9` loses at most this much
     /// (plus the device's buffer).
     static let saveInterval = 2.0
 
     /// What `podcli status` is told.
-    private let board = NowPlayingBoard()
+    let board = NowPlayingBoard()
     /// Where the control socket listens.
-    private let controlSocket: String
+    let controlSocket: String
     /// The episodes' artwork, found in the background.
     private let artwork: EpisodeArtwork
+    /// A player started by `play --background`: without its control socket nothing could reach
+    /// it, so it stops rather than play on.
+    let requiresRemoteControl: Bool
 
     init(
         library: Library, output: Output, device: String, keymap: Keymap, downloadPolicy: DownloadPolicy,
-        controlSocket: String
+        controlSocket: String, requiresRemoteControl: Bool = false
     ) {
         self.library = library
         self.controlSocket = controlSocket
+        self.requiresRemoteControl = requiresRemoteControl
         self.downloadPolicy = downloadPolicy
         self.artwork = EpisodeArtwork(policy: downloadPolicy)
         self.deviceName = device
@@ -54,12 +59,17 @@ final class PlaySession {
     func run(
         _ playlist: [Episode], from start: Double?, limit: Double?, engine: PlaybackEngine
     ) throws -> StopReason {
+        // Before any thread starts (see `CurlLibrary`), and only when something may be fetched.
+        if try playlist.contains(where: needsNetwork) { CurlLibrary.initialize() }
         let signals = listenForSignals()
         defer { for source in signals { source.cancel() } }
-        listenForSleep()
+        // Every thread this session starts has ended when it returns, whichever way it returns:
+        // nothing may still run (inside libcurl, OpenSSL, sd-bus) while `exit` cleans them up.
+        defer { stopThreads() }
+        let sleepWatcher = listenForSleep()
         mediaPlayer = listenForMediaControls()
-        let server = listenForRemoteControl()
-        defer { withExtendedLifetime(server) {} }
+        let server = try listenForRemoteControl()
+        services += [sleepWatcher?.stop, mediaPlayer?.stop, server?.stop].compactMap { $0 }
         if terminal != nil {
             // A background job (`podcli play ... &`) leaves the terminal alone: changing it, or
             // reading it, would stop the process (SIGTTOU, SIGTTIN). Coming to the foreground
@@ -165,6 +175,31 @@ final class PlaySession {
     /// Downloads started by this session, by episode.
     private var streams: [Int: EpisodeStream] = [:]
 
+    /// How to stop (and wait for) each thread this session started but the streams' and the
+    /// artwork's: the key reader, the control socket, MPRIS, the watchers.
+    var services: [() -> Void] = []
+    /// The episode's place in the playlist (for the media controls' next and previous).
+    var place = (index: 0, count: 1)
+    /// The player on the session bus, when there is one (MPRIS).
+    var mediaPlayer: MediaPlayer2?
+    /// Cards whose headphone jacks are watched.
+    var watchedCards: Set<Int> = []
+
+    /// Ends every thread the session started, and waits for them: the downloads and the artwork
+    /// first (a transfer ends at once), then the rest.
+    private func stopThreads() {
+        for stream in streams.values { stream.stop() }
+        artwork.stop()
+        for stop in services.reversed() { stop() }
+        services = []
+    }
+
+    /// Whether playing `episode` may fetch: it streams, or it has an image to fetch.
+    private func needsNetwork(_ episode: Episode) throws -> Bool {
+        if try library.files(of: episode).isEmpty || episode.imageURL != nil { return true }
+        return try episode.feedID.flatMap { try library.feed(id: $0) }?.imageURL != nil
+    }
+
     /// Errors that are the episode's own (its file, its download), not the device's, the
     /// library's or the command line's.
     private static func isTheEpisodesFault(_ error: any Error) -> Bool {
@@ -174,7 +209,9 @@ final class PlaySession {
 
     /// Runs the player on one episode, saving its position as it goes and whatever way it stops.
     private func run(_ player: Player, for episode: Episode) throws -> StopReason {
-        let podcast = try episode.feedID.flatMap { try library.feed(id: $0) }?.title
+        let feed = try episode.feedID.flatMap { try library.feed(id: $0) }
+        let podcast = feed?.title
+        let author = episode.author ?? feed?.author
         var lastSave = DispatchTime.now()
         do {
             let reason = try player.play { status in
@@ -184,8 +221,10 @@ final class PlaySession {
                 board.post(
                     NowPlayingReport(
                         state: status.state.description, id: episode.id, title: episode.title, podcast: podcast,
+                        author: author,
                         position: status.seconds, duration: duration, volume: status.volume, artwork: artworkPath))
-                showOnMediaControls(status, of: episode, podcast: podcast, duration: duration, artwork: artworkPath)
+                showOnMediaControls(
+                    status, of: episode, podcast: podcast, author: author, duration: duration, artwork: artworkPath)
                 display.show(status, of: episode, podcast: podcast)
                 if display.stdoutClosed { commands.post(.quit) }
                 let now = DispatchTime.now()
@@ -246,182 +285,6 @@ final class PlaySession {
         let frame = state.positionMilliseconds * decoder.format.sampleRate / 1000
         if let length, frame >= length { return 0 }
         return frame
-    }
-
-    /// SIGINT, SIGTERM and SIGHUP stop the player, which saves the position first; SIGWINCH
-    /// redraws the now-playing line at the new width.
-    private func listenForSignals() -> [any DispatchSourceSignal] {
-        let commands = commands
-        let meanings: [(Int32, PlayerCommand)] = [
-            (SIGINT, .signal(SIGINT)), (SIGTERM, .signal(SIGTERM)), (SIGHUP, .signal(SIGHUP)), (SIGWINCH, .redraw),
-            // Ctrl-Z is an interruption: the player pauses and saves, then `suspend()` stops
-            // the process. SIGCONT (after Ctrl-Z, or after a SIGSTOP from outside) ends it.
-            (SIGTSTP, .interruptionBegan(.suspend)), (SIGCONT, .interruptionEnded(.suspend, shouldResume: true)),
-            (SIGCONT, .redraw),
-        ]
-        return meanings.map { number, command in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { commands.post(command) }
-            source.resume()
-            return source
-        }
-    }
-
-    /// The control socket (`podcli status`, `pause`, ...). Another player answering there already
-    /// leaves this one without remote control: said once, not an error.
-    private func listenForRemoteControl() -> ControlServer? {
-        let board = board
-        let commands = commands
-        do {
-            let server = try ControlServer(path: controlSocket) { request in board.answer(request, commands: commands) }
-            server.start()
-            return server
-        } catch {
-            display.warn("warning: \(error); this one takes no remote commands")
-            return nil
-        }
-    }
-
-    /// The episode's place in the playlist (for the media controls' next and previous).
-    private var place = (index: 0, count: 1)
-    /// The player on the session bus, when there is one (MPRIS).
-    private var mediaPlayer: MediaPlayer2?
-
-    /// MPRIS on the session bus, when there is one: media keys, desktop lock screens, playerctl.
-    private func listenForMediaControls() -> MediaPlayer2? {
-        let commands = commands
-        let player = MediaPlayer2 { control in
-            switch control {
-            case .play: commands.post(.resume)
-            case .pause: commands.post(.pause)
-            case .playPause: commands.post(.togglePause)
-            case .stop, .quit: commands.post(.quit)
-            case .next: commands.post(.next)
-            case .previous: commands.post(.previous)
-            case .seek(let microseconds): commands.post(.seek(by: Double(microseconds) / 1e6))
-            case .setPosition(let microseconds): commands.post(.setPosition(Double(microseconds) / 1e6))
-            case .volume(let percent): commands.post(.setVolume(percent))
-            }
-        }
-        player?.start()
-        return player
-    }
-
-    private func showOnMediaControls(
-        _ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?, artwork: String?
-    ) {
-        guard let mediaPlayer else { return }
-        mediaPlayer.show(
-            MediaState(
-                status: status.state == .playing ? .playing : .paused, trackNumber: episode.id, title: episode.title,
-                album: podcast, url: episode.sourceURL, artURL: artwork.map(EpisodeArtwork.fileURL),
-                length: duration.map { Int64($0 * 1e6) },
-                volume: status.volume, canGoNext: place.index + 1 < place.count, canGoPrevious: true))
-        let microseconds = Int64(status.seconds * 1e6)
-        if case .seeked? = status.event {
-            mediaPlayer.seeked(to: microseconds)
-        } else {
-            mediaPlayer.setPosition(microseconds)
-        }
-    }
-
-    /// logind's PrepareForSleep, when there is a system bus: the system going to sleep is an
-    /// interruption, waking up ends it.
-    private func listenForSleep() {
-        let commands = commands
-        SleepWatcher { sleeping in
-            commands.post(
-                sleeping ? .interruptionBegan(.systemSleep) : .interruptionEnded(.systemSleep, shouldResume: true))
-        }?.start()
-    }
-
-    /// Cards whose headphone jacks are watched.
-    private var watchedCards: Set<Int> = []
-
-    /// The headphone jacks of the card a device plays on, when it is a card that has them:
-    /// unplugged is the old device becoming unavailable, plugged in a new one available.
-    private func watchJacks(of output: any AudioOutput) {
-        guard let card = (output as? ALSAOutput)?.card, watchedCards.insert(card).inserted else { return }
-        let commands = commands
-        JackWatcher(device: "hw:\(card)") { element, plugged in
-            commands.post(
-                .routeChanged(plugged ? .newDeviceAvailable : .oldDeviceUnavailable(reason: "\(element): unplugged")))
-        }?.start()
-    }
-
-    /// Stops the process for Ctrl-Z, once the player has paused and the position is saved: the
-    /// terminal goes back to the shell as it was, and comes back to raw mode on SIGCONT.
-    private func suspend() {
-        display.finish()
-        terminal?.restore()
-        kill(getpid(), SIGSTOP)
-        // Continued, by `fg` or by `bg`.
-        takeTerminalIfForeground()
-    }
-
-    /// Raw mode for the keys, when podcli is the terminal's foreground job.
-    private func takeTerminalIfForeground() {
-        guard let terminal, !terminal.isRaw, !Self.isInBackground else { return }
-        try? terminal.enterRaw()
-    }
-
-    /// Whether podcli is a background job of the terminal it was started from (a terminal that
-    /// is not its controlling terminal has no foreground to speak of).
-    private static var isInBackground: Bool {
-        let foreground = tcgetpgrp(STDIN_FILENO)
-        return foreground > 0 && foreground != getpgrp()
-    }
-
-    /// Reads keys from the terminal on a thread of their own, for as long as the process lives.
-    private func readKeys() {
-        let commands = commands
-        let keymap = keymap
-        // A queue of its own gets a thread of its own: read(2) blocks for as long as the process
-        // lives, and must not hold a thread the global queues (and so the signal handlers) share.
-        DispatchQueue(label: "podcli.keys").async {
-            var decoder = KeyDecoder()
-            var bytes = [UInt8](repeating: 0, count: 64)
-            var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            while true {
-                // In the background, input is not ours: look again later (SIGTTIN is ignored,
-                // so a read that races a `bg` fails instead of stopping the process).
-                guard poll(&input, 1, 250) > 0 else { continue }
-                guard !PlaySession.isInBackground else {
-                    usleep(250_000)
-                    continue
-                }
-                let count = read(STDIN_FILENO, &bytes, bytes.count)
-                if count < 0 && (errno == EINTR || errno == EIO || errno == EAGAIN) { continue }
-                guard count > 0 else { return }
-                for key in decoder.decode(bytes[..<count]) {
-                    if let command = keymap.command(for: key) { commands.post(command) }
-                }
-            }
-        }
-    }
-}
-
-/// What each key does while playing.
-struct Keymap: Sendable {
-    var skipBack: Double
-    var skipForward: Double
-
-    func command(for key: Key) -> PlayerCommand? {
-        switch key {
-        case .space: return .togglePause
-        case .left: return .seek(by: -skipBack)
-        case .right: return .seek(by: skipForward)
-        case .character(","): return .seek(by: -5)
-        case .character("."): return .seek(by: 5)
-        case .up: return .changeVolume(by: 5)
-        case .down: return .changeVolume(by: -5)
-        case .character("n"): return .next
-        case .character("p"): return .previous
-        case .character("m"): return .markPlayed
-        case .character("q"): return .quit
-        default: return nil
-        }
     }
 }
 

@@ -9,6 +9,8 @@ struct NowPlayingReport: Codable, Equatable, Sendable {
     var id: Int
     var title: String
     var podcast: String?
+    /// The episode's author (`itunes:author` of the item), else the podcast's.
+    var author: String?
     /// Seconds.
     var position: Double
     var duration: Double?
@@ -84,12 +86,15 @@ final class NowPlayingBoard: Sendable {
 
     func post(_ latest: NowPlayingReport) { report.withLock { $0 = latest } }
 
+    /// The answer to `status` before the player has reported (it is opening the episode).
+    static let notYet = "error nothing is playing yet"
+
     /// The answer to a request line.
     func answer(_ request: String, commands: CommandQueue) -> String {
         if request == "status" {
             guard let current = report.withLock({ $0 }),
                 let json = try? JSONEncoder().encode(current)
-            else { return "error nothing is playing yet" }
+            else { return Self.notYet }
             return String(decoding: json, as: UTF8.self)
         }
         switch PlayerControl.command(for: request) {

@@ -10,7 +10,7 @@ enum Podcli {
     static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        Fetch.self, Refresh.self, Sync.self, Feeds.self, List.self, Play.self, Queue.self, Status.self, Attach.self,
+        Fetch.self, Download.self, Refresh.self, Sync.self, Feeds.self, List.self, Play.self, Queue.self, Status.self, Attach.self,
         PauseButton.self,
         ResumeButton.self, ToggleButton.self, StopButton.self, NextButton.self, PreviousButton.self, Seek.self,
         SeekTo.self, Volume.self, Show.self, Keep.self, Unkeep.self, Remove.self, Verify.self, Configure.self,
@@ -26,7 +26,8 @@ enum Podcli {
         subcommands: commands.map { $0.spec })
 
     static let parser = ArgumentParser(
-        root: spec, globalOptions: GlobalOptions.options, globalFlags: GlobalOptions.flags, version: version)
+        root: spec, globalOptions: GlobalOptions.options, globalFlags: GlobalOptions.flags, version: version,
+        rootRunsBare: true)
 
     /// Runs podcli with `arguments` (without argv[0]) and returns the exit code.
     static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
@@ -47,17 +48,26 @@ enum Podcli {
             return UsageFailure.exitCode
         }
         let context = Context(arguments: invocation.arguments, environment: environment)
+        if invocation.commandPath.count == 1 {
+            return run(in: context) { try Summary.run(in: context) }
+        }
         guard let command = Self.command(at: invocation.commandPath.dropFirst()) else {
             Output.write(parser.usageFailure(.missingCommand, for: invocation).message + "\n", to: STDERR_FILENO)
             return UsageFailure.exitCode
         }
+        return run(in: context, invocation: invocation) { try command.run(invocation.arguments, in: context) }
+    }
+
+    /// Runs `body`, turning what it throws into one line on stderr and the exit code.
+    private static func run(in context: Context, invocation: Invocation? = nil, _ body: () throws -> Void) -> Int32 {
         do {
-            try command.run(invocation.arguments, in: context)
+            try body()
             return ExitCode.success.rawValue
         } catch let stop as TerminatedBySignal {
             return 128 + stop.number
         } catch let error as UsageError {
-            Output.write(parser.usageFailure(error, for: invocation).message + "\n", to: STDERR_FILENO)
+            let message = invocation.map { parser.usageFailure(error, for: $0).message } ?? "podcli: \(error)"
+            Output.write(message + "\n", to: STDERR_FILENO)
             return UsageFailure.exitCode
         } catch {
             context.output.error("\(error)")

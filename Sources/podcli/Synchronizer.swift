@@ -36,20 +36,30 @@ final class Synchronizer: Sendable {
         let now = Int(Date().timeIntervalSince1970)
         let feeds = try library.subscriptions()
         // A section whose feed was renamed or unsubscribed would be ignored without a word.
-        for section in config.feedSections where !feeds.contains(where: section.names) {
-            output.note(
-                "\(section.location): [feed \"\(section.name)\"] names no subscription (its title, URL or number)")
+        for (section, feed) in config.sections(among: feeds) {
+            guard case .failure(let problem) = feed else { continue }
+            if case .ambiguousFeed(_, let titles) = problem {
+                output.note(
+                    "\(section.location): [feed \"\(section.name)\"] names \(titles.count) subscriptions; "
+                        + "give more of the title, or the feed's number")
+            } else {
+                output.note(
+                    "\(section.location): [feed \"\(section.name)\"] names no subscription (its title, URL or number)")
+            }
         }
         let due = feeds.filter { ($0.retryAt ?? 0) <= now }
+        // On this thread, before the workers start (see `CurlLibrary`).
+        CurlLibrary.initialize()
         report.withLock { $0.backingOff = feeds.count - due.count }
         refresh(due)
         // Each feed's policy once: the plan asks for it per feed and per download.
-        let policies = Dictionary(uniqueKeysWithValues: feeds.map { ($0.id, config.policy(for: $0)) })
+        let policies = config.policies(of: feeds)
         // The plan reads what can change, not the library: every episode only of the feeds that
         // download all of theirs.
         let wholeFeeds = feeds.filter { policies[$0.id]?.download == .all }.map(\.id)
         let plan = SyncPlan(
-            episodes: try library.episodeStatuses(everyEpisodeOf: wholeFeeds), policy: { [config] id in policies[id] ?? config.policy },
+            episodes: try library.episodeStatuses(everyEpisodeOf: wholeFeeds),
+            policy: { [config] id in policies[id] ?? config.policy },
             settings: config.sync,
             disk: SyncPlan.Disk(
                 recorded: try library.recordedBytes(), free: DownloadLimits.freeBytes(at: library.episodesDirectory)),

@@ -115,6 +115,19 @@ import Testing
         #expect(failure?.commandPath == ["podcli", "queue"])
     }
 
+    @Test func aRootThatRunsBareIsAnInvocationWithItsGlobalOptionsButAGroupStillNeedsItsCommand() throws {
+        let parser = ArgumentParser(
+            root: CommandSpec(name: "podcli", abstract: "A command-line podcast manager.", subcommands: [Spec.queue]),
+            globalOptions: [Spec.home], version: "0.1.0", rootRunsBare: true)
+        guard case .run(let invocation) = try parser.parse(["--home", "/x"]) else {
+            Issue.record("expected the root to run")
+            return
+        }
+        #expect(invocation.commandPath == ["podcli"])
+        #expect(invocation.arguments[Spec.home] == "/x")
+        #expect(throws: UsageFailure.self) { try parser.parse(["queue"]) }
+    }
+
     @Test func requiresARepeatingPositionalAtLeastOnce() {
         #expect(Spec.failure(["queue", "add"])?.error == .missingArgument("<id>"))
     }

@@ -41,7 +41,7 @@ import Testing
         } catch {
             #expect(
                 Spec.parser.usageFailure(error, for: invocation).message == """
-                    Error: Invalid value 'ten' for '--limit': expected a positive integer.
+                    podcli: invalid value 'ten' for '--limit': expected a positive integer
                     Usage: podcli list [<options>]
                     See 'podcli list --help' for more information.
                     """)

@@ -8,7 +8,7 @@ import Testing
     @Test func unknownOptionWithASuggestion() {
         #expect(
             Spec.failure(["list", "--jsno"])?.message == """
-                Error: Unknown option '--jsno'. Did you mean '--json'?
+                podcli: unknown option '--jsno' (did you mean '--json'?)
                 Usage: podcli list [<options>]
                 See 'podcli list --help' for more information.
                 """)
@@ -17,7 +17,7 @@ import Testing
     @Test func unknownOptionWithoutASuggestion() {
         #expect(
             Spec.failure(["fetch", "u", "--verbose"])?.message == """
-                Error: Unknown option '--verbose'.
+                podcli: unknown option '--verbose'
                 Usage: podcli fetch [<options>] <url>
                 See 'podcli fetch --help' for more information.
                 """)
@@ -39,7 +39,7 @@ import Testing
     @Test func missingArgument() {
         #expect(
             Spec.failure(["fetch", "--json"])?.message == """
-                Error: Missing expected argument '<url>'.
+                podcli: missing expected argument '<url>'
                 Usage: podcli fetch [<options>] <url>
                 See 'podcli fetch --help' for more information.
                 """)
@@ -48,7 +48,7 @@ import Testing
     @Test func unknownCommandWithASuggestion() {
         #expect(
             Spec.failure(["queue", "ad", "7"])?.message == """
-                Error: Unknown command 'ad'. Did you mean 'add'?
+                podcli: unknown command 'ad' (did you mean 'add'?)
                 Usage: podcli queue <subcommand>
                 See 'podcli queue --help' for more information.
                 """)
@@ -58,7 +58,7 @@ import Testing
     @Test func missingCommandAtTheRoot() {
         #expect(
             Spec.failure(["--quiet"])?.message == """
-                Error: Missing subcommand.
+                podcli: missing subcommand
                 Usage: podcli <subcommand>
                 See 'podcli --help' for more information.
                 """)
@@ -70,7 +70,7 @@ import Testing
             .conflicting("--json cannot be combined with --limit."), for: invocation)
         #expect(
             failure.message == """
-                Error: --json cannot be combined with --limit.
+                podcli: --json cannot be combined with --limit.
                 Usage: podcli list [<options>]
                 See 'podcli list --help' for more information.
                 """)
@@ -79,13 +79,13 @@ import Testing
     @Test func describesTheRemainingErrors() {
         #expect(
             UsageError.missingValue(forOption: "--limit").description
-                == "Missing value for option '--limit'.")
+                == "missing value for option '--limit'")
         #expect(
             UsageError.unexpectedValue(forFlag: "--json").description
-                == "The flag '--json' does not take a value.")
-        #expect(UsageError.unexpectedArgument("x").description == "Unexpected argument 'x'.")
+                == "the flag '--json' does not take a value")
+        #expect(UsageError.unexpectedArgument("x").description == "unexpected argument 'x'")
         #expect(
             UsageError.invalidValue(option: "--limit", value: "ten", expected: "a number").description
-                == "Invalid value 'ten' for '--limit': expected a number.")
+                == "invalid value 'ten' for '--limit': expected a number")
     }
 }

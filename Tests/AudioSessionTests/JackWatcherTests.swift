@@ -9,8 +9,8 @@ import Testing
 /// private PulseAudio server's control device (ALSA's pulse plugin) has a switch that changes the
 /// same way, "Master Playback Switch" (the sink's mute), and stands in for one.
 @Suite(
-    .enabled(
-        if: PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled,
+    .requires(
+        PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled,
         "needs pulseaudio and libasound2-plugins"))
 struct JackWatcherTests {
     final class Seen: Sendable {

@@ -6,7 +6,7 @@ import Testing
 @testable import AudioSession
 
 /// logind's PrepareForSleep, sent on a private bus standing in for the system bus.
-@Suite(.enabled(if: MessageBus.unavailableReason == nil, "needs dbus-daemon and dbus-send"))
+@Suite(.requires(MessageBus.unavailableReason == nil, "needs dbus-daemon and dbus-send"))
 struct SleepWatcherTests {
     final class Seen: Sendable {
         let values = Mutex<[Bool]>([])

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `NotificationClient` against a recording notification server on a private bus.
-@Suite(.enabled(if: NotificationServer.unavailableReason == nil, "needs dbus-daemon, python3-dbus and python3-gi"))
+@Suite(.requires(NotificationServer.unavailableReason == nil, "needs dbus-daemon, python3-dbus and python3-gi"))
 struct NotificationClientTests {
     let bus: MessageBus
 

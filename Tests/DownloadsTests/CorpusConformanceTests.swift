@@ -25,7 +25,7 @@ import Testing
         }
     }()
 
-    @Test(.enabled(if: !entries.isEmpty, "../shared/corpus/audio is not present"), arguments: entries)
+    @Test(.requires(!entries.isEmpty, "../shared/corpus/audio is not present"), arguments: entries)
     func corpusFile(name: String, broken: Bool) throws {
         let server = try FaultServer.shared()
         let work = try TemporaryDirectory(prefix: "podcli-corpus")

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Downloads
+import Threads
 
 /// Real libcurl against the loopback fault server: for each fault, the download either ends
 /// byte-identical to the source or fails with the right error, never a wrong "complete" file.
@@ -45,6 +46,59 @@ import Testing
 
     private func content(_ result: DownloadResult) throws -> Data {
         try Data(contentsOf: work.appending(result.partialName))
+    }
+
+    /// A stop event another thread signals after `seconds`, as a player quitting would (join
+    /// the thread at the end).
+    static func stopEvent(signalledAfter seconds: Double) -> (StopEvent, ServiceThread) {
+        let stop = StopEvent()
+        let signaller = ServiceThread(name: "test.stopper") { _ in
+            Thread.sleep(forTimeInterval: seconds)
+            stop.signal()
+        }
+        return (stop, signaller)
+    }
+
+    /// A download under way when its stop event is signalled (a player quitting) ends at once
+    /// with `.stopped`, not when the body would end (15 s at 20 kB/s); its partial file stays,
+    /// and the next download resumes it byte-identical.
+    @Test func aStopEndsADownloadAtOnceAndKeepsItsPartialFile() throws {
+        let (path, data) = try source("stopped.mp3")
+        let (stop, signaller) = Self.stopEvent(signalledAfter: 0.5)
+        defer { signaller.join() }
+        var partial: String?
+        let started = Date()
+        #expect(throws: DownloadError.stopped(url: server.url(path + "?slow=20000"))) {
+            try Downloader(policy: policy, stop: stop).download(
+                DownloadRequest(url: server.url(path + "?slow=20000"), directory: work.path, fileMode: 0o600)
+            ) { event in
+                if case .responseStarted(let name, _) = event { partial = name }
+            }
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
+        let name = try #require(partial)
+        let kept = try Data(contentsOf: work.appending(name))
+        #expect(kept.count > 0 && kept.count < data.count && kept == data.prefix(kept.count))
+        let resumed = try download(path, partial: name)
+        #expect(try content(resumed) == data)
+    }
+
+    /// A stop during the wait before a retry ends that wait at once.
+    @Test func aStopEndsTheWaitBeforeARetry() throws {
+        let (path, _) = try source("retried.mp3")
+        var slow = policy
+        slow.baseDelay = 30
+        slow.maxDelay = 30
+        let (stop, signaller) = Self.stopEvent(signalledAfter: 0.5)
+        defer { signaller.join() }
+        let started = Date()
+        let url = server.url(path + "?status=503&times=10")
+        #expect(throws: DownloadError.stopped(url: url)) {
+            try Downloader(policy: slow, stop: stop).download(
+                DownloadRequest(url: url, directory: work.path, fileMode: 0o600)
+            ) { _ in }
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
     }
 
     @Test func aPlainDownloadIsByteIdenticalWithItsChecksum() throws {

@@ -19,6 +19,19 @@ import Testing
         return server.url("/files/\(folder)/\(name)")
     }
 
+    /// An image arriving at 100 B/s, stopped after half a second (the player quit): the fetch
+    /// ends at once with `.stopped`.
+    @Test func aStopEndsAFetchAtOnce() throws {
+        let url = try serve("slow.png", TestImage.centredSquare(width: 64, height: 64)) + "?slow=100"
+        let (stop, signaller) = DownloaderTests.stopEvent(signalledAfter: 0.5)
+        defer { signaller.join() }
+        let started = Date()
+        #expect(throws: DownloadError.stopped(url: url)) {
+            try ImageFetcher(policy: DownloadPolicy(userAgent: "podcli/test"), stop: stop).fetch(url)
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
     @Test func anImageComesBackWholeAfterARedirect() throws {
         let image = TestImage.centredSquare(width: 30, height: 20)
         let url = try serve("cover.png", image)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EpisodeStore
 
-/// Migrations that rebuild a table (SQLite's 12-step recipe), and schema 5, which rebuilds
+/// Migrations that rebuild a table (SQLite's 12-step recipe), and schema 6, which rebuilds
 /// `episodes`: no row that refers to a rebuilt table is lost through ON DELETE CASCADE.
 @Suite struct MigratorRebuildTests {
     let directory = TestDirectory()
@@ -89,27 +89,27 @@ import Testing
         #expect(try database.rows("PRAGMA foreign_keys")[0].int(0) == 1)
     }
 
-    /// Schema 5 moves descriptions and the other long texts out of `episodes`, rebuilds it and
+    /// Schema 6 moves descriptions and the other long texts out of `episodes`, rebuilds it and
     /// builds the search index: every row and every value is still there.
-    @Test func schema5KeepsEveryRowAndEveryValue() throws {
+    @Test func schema6KeepsEveryRowAndEveryValue() throws {
         let database = try Database(path: directory.path + "/at4.db")
-        try Migrator().migrate(database, upTo: 4)
+        try Migrator().migrate(database, upTo: 5)
         try database.execute(
             """
             INSERT INTO feeds (id, url, title, subscribed_at) VALUES (1, 'http://f/1', 'Kraków Weekly', 1);
             INSERT INTO episodes (id, uuid, feed_id, title, source_url, state, protection, validator, created_at,
                 downloaded_at, guid, media_key, published_at, sort_date, duration_ms, enclosure_length, enclosure_type,
                 link, description, image_url, episode_number, season_number, episode_type, explicit, chapters,
-                chapters_url, transcripts, persons, in_feed, is_new, kept, removed_at, last_error, failures, retry_at)
+                chapters_url, transcripts, persons, in_feed, is_new, kept, removed_at, last_error, failures, retry_at, author)
             VALUES
                 (1, 'u-1', 1, 'One', 'http://x/1', 'downloaded', 'open', '"v1"', 10, 11, 'g1', 'x/1', 12, 12, 1000, 2000,
                  'audio/mpeg', 'http://l/1', '<p>Caf&eacute; talk</p>', 'http://i/1', 1, 2, 'full', 0, '[{"start":0}]',
-                 'http://c/1', '[{"url":"t"}]', '[{"name":"p"}]', 1, 1, 1, NULL, NULL, 0, NULL),
+                 'http://c/1', '[{"url":"t"}]', '[{"name":"p"}]', 1, 1, 1, NULL, NULL, 0, NULL, 'Ada'),
                 (2, 'u-2', 1, 'Two', 'http://x/2', 'failed', 'private', NULL, 20, NULL, NULL, 'x/2', NULL, 19, NULL, NULL,
-                 NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 25, 'boom', 3, 99),
+                 NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 25, 'boom', 3, 99, NULL),
                 (3, 'u-3', NULL, 'Three', 'http://x/3', 'new', 'private', NULL, 30, NULL, NULL, NULL, NULL, 30, NULL,
                  NULL, NULL, NULL, 'plain words', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1, 0, 0, NULL,
-                 NULL, 0, NULL);
+                 NULL, 0, NULL, NULL);
             INSERT INTO files (episode_id, relative_path, size, sha256, mode, owner_uid, protection, recorded_at)
                 VALUES (1, 'episodes/u-1/one.mp3', 3, '\(String(repeating: "b", count: 64))', 420, 0, 'open', 11);
             INSERT INTO playback_state (episode_id, position_ms, played, updated_at) VALUES (1, 500, 1, 13), (2, 7, 0, 14);
@@ -120,7 +120,7 @@ import Testing
             id, uuid, feed_id, title, source_url, state, protection, validator, created_at, downloaded_at, guid,
             media_key, published_at, sort_date, duration_ms, enclosure_length, enclosure_type, link, image_url,
             episode_number, season_number, episode_type, explicit, chapters_url, in_feed, is_new, kept, removed_at,
-            last_error, failures, retry_at
+            last_error, failures, retry_at, author
             """
         let moved = "id, description, chapters, transcripts, persons"
         let others = [

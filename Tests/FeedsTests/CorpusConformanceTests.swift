@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Feeds
@@ -13,7 +14,7 @@ import Testing
     static let present = FileManager.default.fileExists(atPath: corpus.appendingPathComponent("SOURCES.tsv").path)
     static let expectations = present ? corpusExpectationsA + corpusExpectationsB : []
 
-    @Test(.enabled(if: present, "../shared/corpus/feeds is not present"))
+    @Test(.requires(present, "../shared/corpus/feeds is not present"))
     func everyCorpusFeedHasExpectations() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path).filter {
             $0 != "SOURCES.tsv"
@@ -21,7 +22,7 @@ import Testing
         #expect(Set(files) == Set(Self.expectations.map(\.file)))
     }
 
-    @Test(.enabled(if: present, "../shared/corpus/feeds is not present"), arguments: expectations)
+    @Test(.requires(present, "../shared/corpus/feeds is not present"), arguments: expectations)
     func feedMatchesExpectations(_ expected: FeedExpectation) throws {
         let parser = FeedParser(baseURL: "https://feeds.example/corpus/\(expected.file)")
         let path = Self.corpus.appendingPathComponent(expected.file).path

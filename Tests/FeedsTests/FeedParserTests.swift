@@ -32,6 +32,8 @@ import Testing
                   <itunes:episode>7</itunes:episode><itunes:season>2</itunes:season>
                   <itunes:episodeType>Trailer</itunes:episodeType><itunes:explicit>yes</itunes:explicit>
                   <itunes:image href="ep.jpg"/>
+                  <itunes:author> Guest
+                     Host </itunes:author>
                   <description>&lt;p&gt;Short&lt;/p&gt;</description>
                 </item>
                 """,
@@ -60,6 +62,9 @@ import Testing
         #expect(item.explicit == true)
         #expect(item.imageURL == "https://example.com/podcast/ep.jpg")
         #expect(item.description == "<p>Short</p>")
+        // The item's own author, not the channel's.
+        #expect(item.author == "Guest Host")
+        #expect(feed.author == "Jane")
     }
 
     @Test func anItunesPrefixBoundToAnotherNameOrNotDeclaredAtAllStillCounts() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Playback
@@ -7,7 +8,7 @@ import Testing
 /// what reaches the device is exactly what `mpg123 -s` decodes, broken files included; a file
 /// from which mpg123 gets no sound at all fails with a decoder error, never a crash.
 /// Runs whenever the folder is present (CI always has it).
-@Suite(.enabled(if: DecoderTests.mpg123Present, "mpg123 is not installed"))
+@Suite(.requires(DecoderTests.mpg123Present, "mpg123 is not installed"))
 struct CorpusPlaybackTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../shared/corpus/audio").standardized
@@ -16,7 +17,7 @@ struct CorpusPlaybackTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
         .filter { [".mp3", ".mp2", ".mp1"].contains(where: $0.hasSuffix) }.sorted()
 
-    @Test(.enabled(if: !files.isEmpty, "../shared/corpus/audio is not present"), arguments: files)
+    @Test(.requires(!files.isEmpty, "../shared/corpus/audio is not present"), arguments: files)
     func playsExactlyWhatMpg123Decodes(_ file: String) throws {
         let path = Self.corpus.appendingPathComponent(file).path
         let reference = try DecoderTests.reference(path)
@@ -36,7 +37,7 @@ struct CorpusPlaybackTests {
 
     /// 7 frames of audio, then 14.7 KB of garbage: the audio plays, the garbage is reported once
     /// and ends the episode.
-    @Test(.enabled(if: files.contains("ghost-data-after-frames.mp3"), "the corpus is not present"))
+    @Test(.requires(files.contains("ghost-data-after-frames.mp3"), "the corpus is not present"))
     func garbageAfterTheAudioIsReportedAndEndsTheEpisode() throws {
         let played = try PlayerTests.play(Self.corpus.appendingPathComponent("ghost-data-after-frames.mp3").path)
         #expect(played.reason == .endOfEpisode)

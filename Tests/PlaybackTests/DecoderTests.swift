@@ -32,7 +32,7 @@ import Testing
 
     static let mpg123Present = FileManager.default.isExecutableFile(atPath: "/usr/bin/mpg123")
 
-    @Test(.enabled(if: mpg123Present, "mpg123 is not installed"))
+    @Test(.requires(mpg123Present, "mpg123 is not installed"))
     func decodesExactlyWhatMpg123DecodesInStereo() throws {
         let path = fixture("tone-44k-stereo.mp3").path
         let decoder = try Decoder(path: path)
@@ -41,7 +41,7 @@ import Testing
         #expect(decoder.frameCount == pcm.count / decoder.format.bytesPerFrame)
     }
 
-    @Test(.enabled(if: mpg123Present, "mpg123 is not installed"))
+    @Test(.requires(mpg123Present, "mpg123 is not installed"))
     func decodesExactlyWhatMpg123DecodesInMono() throws {
         let path = fixture("noise-22k-mono.mp3").path
         #expect(try Self.decodeRest(try Decoder(path: path)) == (try Self.reference(path)))
@@ -91,7 +91,7 @@ import Testing
     /// The scan finds the exact length of files whose headers say nothing or say it wrong: it
     /// equals what mpg123 decodes from them.
     @Test(
-        .enabled(if: mpg123Present && !CorpusPlaybackTests.files.isEmpty, "needs mpg123 and the corpus"),
+        .requires(mpg123Present && !CorpusPlaybackTests.files.isEmpty, "needs mpg123 and the corpus"),
         arguments: ["vbr-noheader-16k.mp3", "jfk-speech-128k.mp3", "sonata-id3v22-160k.mp3", "bladeenc-mono.mp3"])
     func theScanFindsTheExactLength(_ file: String) throws {
         let path = CorpusPlaybackTests.corpus.appendingPathComponent(file).path
@@ -130,7 +130,7 @@ import Testing
         var isDone: Bool { done.withLock { $0 } }
     }
 
-    @Test(.enabled(if: DecoderTests.mpg123Present, "mpg123 is not installed"))
+    @Test(.requires(DecoderTests.mpg123Present, "mpg123 is not installed"))
     func aFileIsDecodedAsItArrivesAndEndsOnlyWhenTheWriterIsDone() throws {
         let source = try Data(contentsOf: fixture("tone-44k-stereo.mp3"))
         let directory = try TemporaryDirectory()

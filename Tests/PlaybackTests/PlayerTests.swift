@@ -7,7 +7,7 @@ import Testing
 
 /// The player on a real ALSA device: the `file` plugin in front of `null` records every byte that
 /// would reach the speaker, which is compared with `mpg123 -s` decoding the same file.
-@Suite(.enabled(if: DecoderTests.mpg123Present, "mpg123 is not installed"))
+@Suite(.requires(DecoderTests.mpg123Present, "mpg123 is not installed"))
 struct PlayerTests {
     /// A capture device in a temporary directory, and what it recorded.
     struct Capture {
@@ -35,12 +35,12 @@ struct PlayerTests {
         var deviceName: String { device.deviceName }
         var unplayedFrames: Int { device.unplayedFrames }
 
-        func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
-            let suspended = try device.write(pcm)
+        func write(_ pcm: UnsafeRawBufferPointer, waitingUpTo timeout: Double) throws(OutputError) -> WriteResult {
+            let result = try device.write(pcm, waitingUpTo: timeout)
             writes += 1
-            framesWritten += pcm.count / format.bytesPerFrame
+            framesWritten += result.frames
             onWrite(self)
-            return suspended
+            return result
         }
 
         func pause() throws(OutputError) -> PauseEffect {
@@ -131,14 +131,15 @@ struct PlayerTests {
 
         var unplayedFrames: Int { writes < failAfterWrites ? 0 : unplayed }
 
-        func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
+        func write(_ pcm: UnsafeRawBufferPointer, waitingUpTo timeout: Double) throws(OutputError) -> WriteResult {
             guard writes < failAfterWrites, let device else {
                 device = nil
                 throw .deviceLost(name: deviceName, reason: "No such device")
             }
             writes += 1
-            framesAccepted += pcm.count / format.bytesPerFrame
-            return try device.write(pcm)
+            let result = try device.write(pcm, waitingUpTo: timeout)
+            framesAccepted += result.frames
+            return result
         }
 
         func pause() throws(OutputError) -> PauseEffect { try device?.pause() ?? .held }
@@ -194,9 +195,11 @@ struct PlayerTests {
             var format: AudioFormat { device.format }
             var deviceName: String { device.deviceName }
             var unplayedFrames: Int { device.unplayedFrames }
-            func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
+            func write(_ pcm: UnsafeRawBufferPointer, waitingUpTo timeout: Double) throws(OutputError) -> WriteResult {
                 writes += 1
-                return try device.write(pcm) || writes == 5
+                var result = try device.write(pcm, waitingUpTo: timeout)
+                result.suspended = result.suspended || writes == 5
+                return result
             }
             func pause() throws(OutputError) -> PauseEffect { try device.pause() }
             func resume() throws(OutputError) { try device.resume() }

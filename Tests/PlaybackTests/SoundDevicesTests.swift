@@ -56,7 +56,7 @@ import Testing
         ).waitUntilExit(timeout: 60)
     }
 
-    @Test(.enabled(if: aplayPresent, "aplay is not installed (alsa-utils)"))
+    @Test(.requires(aplayPresent, "aplay is not installed (alsa-utils)"))
     func theCaptureDeviceRecordsExactlyWhatWasPlayed() throws {
         let dir = try TemporaryDirectory(prefix: "podcli-sound")
         let capture = try ALSACapture(directory: dir)
@@ -74,7 +74,7 @@ import Testing
         #expect(capture.capturedByteCount == pcm.count)
     }
 
-    @Test(.enabled(if: aplayPresent, "aplay is not installed (alsa-utils)"))
+    @Test(.requires(aplayPresent, "aplay is not installed (alsa-utils)"))
     func aSecondOpenGoesToTheNextFileAndCapturedJoinsThem() throws {
         let dir = try TemporaryDirectory(prefix: "podcli-sound")
         let capture = try ALSACapture(directory: dir)
@@ -93,7 +93,7 @@ import Testing
         #expect(try capture.captured().isEmpty)
     }
 
-    @Test(.enabled(if: aplayPresent, "aplay is not installed (alsa-utils)"))
+    @Test(.requires(aplayPresent, "aplay is not installed (alsa-utils)"))
     func routeDefaultMakesTheDefaultDeviceTheCapture() throws {
         let dir = try TemporaryDirectory(prefix: "podcli-sound")
         let capture = try ALSACapture(directory: dir, routeDefault: true)
@@ -103,7 +103,7 @@ import Testing
         #expect(try capture.captured() == pcm)
     }
 
-    @Test(.enabled(if: pulseAudioUsable, "needs aplay, pulseaudio, pactl and libasound2-plugins"))
+    @Test(.requires(pulseAudioUsable, "needs aplay, pulseaudio, pactl and libasound2-plugins"))
     func thePacedDeviceTakesRealTimeAndRecordsExactly() throws {
         let server = try PulseAudioServer()
         let dir = try TemporaryDirectory(prefix: "podcli-sound")
@@ -122,7 +122,7 @@ import Testing
         #expect(try capture.captured().isEmpty)
     }
 
-    @Test(.enabled(if: pulseAudioUsable, "needs aplay, pulseaudio, pactl and libasound2-plugins"))
+    @Test(.requires(pulseAudioUsable, "needs aplay, pulseaudio, pactl and libasound2-plugins"))
     func thePlainPulseDeviceReachesThePrivateServer() throws {
         let server = try PulseAudioServer()
         let dir = try TemporaryDirectory(prefix: "podcli-sound")
@@ -133,7 +133,7 @@ import Testing
         #expect(server.log.contains("Created input"), "\(server.log)")
     }
 
-    @Test(.enabled(if: PulseAudioServer.unavailableReason == nil, "pulseaudio or pactl is not installed"))
+    @Test(.requires(PulseAudioServer.unavailableReason == nil, "pulseaudio or pactl is not installed"))
     func serversStartQuicklySideBySideAndStop() throws {
         let started = Date()
         let a = try PulseAudioServer()
@@ -161,7 +161,7 @@ import Testing
         #expect(!b.isRunning)
     }
 
-    @Test(.enabled(if: PulseAudioServer.unavailableReason == nil, "pulseaudio or pactl is not installed"))
+    @Test(.requires(PulseAudioServer.unavailableReason == nil, "pulseaudio or pactl is not installed"))
     func aServerLeavesNoProcessAndNoDirectoryBehind() throws {
         var directory = ""
         var pid: Int32 = 0

@@ -63,9 +63,9 @@ import Testing
     /// Even when the file modes let another user through, the peer's uid is checked and the
     /// connection closed unanswered. (Needs root, to connect as another user.)
     @Test(
-        .enabled(
-            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-            "needs root and setpriv"))
+        .requires(
+            getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv")
+    )
     func anotherUserIsRefused() throws {
         let directory = try TemporaryDirectory()
         let path = Self.socketPath(in: directory)

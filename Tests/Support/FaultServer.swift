@@ -91,7 +91,8 @@ public final class FaultServer: Sendable {
         self.process = process
 
         var port: Int?
-        waitUntil(timeout: startupTimeout, interval: 0.01) {
+        // The outcome is `port`, checked below.
+        _ = waitUntil(timeout: startupTimeout, interval: 0.01) {
             let out = process.currentStdout
             if let line = out.split(separator: "\n", omittingEmptySubsequences: false).first,
                 out.contains("\n")

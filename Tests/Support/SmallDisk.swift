@@ -50,9 +50,3 @@ public final class SmallDisk {
         ).waitUntilExit(timeout: 30)
     }
 }
-
-/// Facts about where the tests run.
-public enum TestEnvironment {
-    /// `CI=true`: a missing tool, bus or corpus is a failure there, never a reason to skip.
-    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
-}

@@ -372,7 +372,8 @@ public final class PulseAudioServer: Sendable {
         self.guardProcess = guardProcess
 
         var pid: Int32?
-        waitUntil(timeout: 5, interval: 0.005) {
+        // The outcome is `pid`, checked below.
+        _ = waitUntil(timeout: 5, interval: 0.005) {
             if let line = guardProcess.currentStdout.split(separator: "\n").first,
                 line.hasPrefix("PID "), let n = Int32(line.dropFirst(4))
             {

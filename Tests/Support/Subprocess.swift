@@ -252,7 +252,8 @@ private func systemKill(_ pid: Int32, _ signal: Int32) -> Int32 {
 
 /// Polls `condition` every `interval` seconds until it is true (returns true) or `timeout`
 /// seconds pass (returns false). For waiting on a server, a file or a process.
-@discardableResult
+/// Its answer must be looked at (`#expect`, `guard`): a wait whose outcome is dropped lets a test
+/// go on as if the condition had held.
 public func waitUntil(
     timeout: TimeInterval = 10, interval: TimeInterval = 0.02, _ condition: () throws -> Bool
 ) rethrows -> Bool {

@@ -72,7 +72,6 @@ public final class TerminalSession {
     }
 
     /// Waits until the output contains `text`; false after `timeout` seconds.
-    @discardableResult
     public func waitForOutput(containing text: String, timeout: TimeInterval = 10) -> Bool {
         waitUntil(timeout: timeout) { output.contains(text) }
     }

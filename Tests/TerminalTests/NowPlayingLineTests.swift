@@ -32,6 +32,22 @@ import Testing
         #expect(Self.render(columns: 30) == "▶ Episode 42:…  12:34 / 45:00")
     }
 
+    /// A rate other than 1 is shown beside the state, and kept when the line is narrow; at 1 it
+    /// is not shown at all.
+    @Test func showsTheRateWhenItIsNot1() {
+        var fast = Self.episode
+        fast.rate = 1.5
+        #expect(
+            Self.render(fast, columns: 80)
+                == "▶ 1.5× The Dai… — Episode 42: Rust, Swift and th…  12:34 / 45:00 [=>---] vol 80%")
+        #expect(Self.render(fast, columns: 20) == "▶ 1.5× 12:34 / 45:00")
+        fast.rate = 0.75
+        fast.state = "paused"
+        #expect(Self.render(fast, columns: 21) == "⏸ 0.75× 12:34 / 45:00")
+        #expect(!Self.render(columns: 200).contains("×"))
+        #expect([1, 2, 1.25, 0.8, 1.006].map(NowPlayingLine.rate) == ["1×", "2×", "1.25×", "0.8×", "1.01×"])
+    }
+
     @Test func keepsStateAndTimesWhenNarrow() {
         #expect(Self.render(columns: 20) == "▶ 12:34 / 45:00")
         #expect(Self.render(columns: 10) == "▶ 12:34")

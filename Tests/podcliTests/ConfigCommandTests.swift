@@ -5,12 +5,19 @@ import Testing
 /// `podcli config` and the configuration file every command reads.
 @Suite struct ConfigCommandTests {
     @Test func setChangesOneLineAndKeepsTheRestOfTheFile() throws {
-        let t = try CLITestCase()
+        let w = try FeedCommandTests.World()
+        let t = w.t
+        for title in ["Daily News", "Other Show", "Weekly Roundup"] {
+            let file = title.split(separator: " ")[0].lowercased() + ".xml"
+            let feed = try w.serve(file, FeedCommandTests.rss(title: title, items: [w.item(1, in: title)]))
+            #expect(try t.run(["fetch", feed]).status == 0)
+        }
         _ = try t.home.write("# my settings\njobs = 2   \n\n[feed \"Daily\"]\nkeep = 1\n", to: "config")
         #expect(try t.run(["config", "set", "jobs", "6"]).status == 0)
         #expect(try t.run(["config", "set", "disk-budget", "20G"]).status == 0)
-        #expect(try t.run(["config", "set", "keep", "3", "--feed", "Daily"]).status == 0)
-        #expect(try t.run(["config", "set", "max-size", "200M", "--feed", "Other Show"]).status == 0)
+        // The feed is named as everywhere: [feed "Daily"] is #1's section, whatever names it here.
+        #expect(try t.run(["config", "set", "keep", "3", "--feed", "1"]).status == 0)
+        #expect(try t.run(["config", "set", "max-size", "200M", "--feed", "other"]).status == 0)
         let text = try String(contentsOfFile: t.home.path + "/config", encoding: .utf8)
         #expect(
             text == """
@@ -26,16 +33,32 @@ import Testing
 
                 """)
         #expect(try t.run(["config", "get", "jobs"]).stdout == "6\n")
-        #expect(try t.run(["config", "get", "keep", "--feed", "Daily"]).stdout == "3\n")
+        for name in ["Daily", "daily news", "1", w.url("daily.xml")] {
+            #expect(try t.run(["config", "get", "keep", "--feed", name]).stdout == "3\n", "\(name)")
+        }
+        #expect(try t.run(["config", "get", "max-size", "--feed", "2"]).stdout == "200M\n")
         #expect(try t.run(["config", "get", "keep"]).stdout == "all\n")
         #expect(try t.run(["config", "get", "min-free"]).stdout == "512M\n")
+        let unknown = try t.run(["config", "get", "keep", "--feed", "Nightly"])
+        #expect(unknown.status == 66, "\(unknown)")
+        #expect(unknown.stderr.hasPrefix("podcli: no feed 'Nightly'"), "\(unknown)")
 
+        #expect(try t.run(["config", "unset", "keep", "--feed", "daily news"]).status == 0)
+        #expect(try t.run(["config", "get", "keep", "--feed", "1"]).stdout == "all\n")
         #expect(try t.run(["config", "unset", "jobs"]).status == 0)
         #expect(try t.run(["config", "get", "jobs"]).stdout == "4\n")
         let list = try t.run(["config", "list"])
         #expect(list.stdout.hasPrefix("protection = private\ndevice = default\n"), "\(list)")
         #expect(list.stdout.contains("disk-budget = 20G\n"))
         #expect(list.stdout.hasSuffix("[feed \"Other Show\"]\nmax-size = 200M\n"), "\(list)")
+
+        // A section naming two feeds names neither: sync says so.
+        _ = try t.home.write("download = none\n[feed \"o\"]\nkeep = 1\n", to: "config")
+        let sync = try t.run(["sync"])
+        #expect(
+            sync.stderr.hasPrefix(
+                "\(t.home.path)/config:2: [feed \"o\"] names 2 subscriptions; give more of the title, or the "
+                    + "feed's number\n"), "\(sync)")
     }
 
     @Test func aBadValueIsRefusedAndNothingIsWritten() throws {
@@ -95,7 +118,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/podcli/podcli.db"))
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "needs systemd"))
+    @Test(.requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "needs systemd"))
     func theREADMEsSystemdUnitsParse() throws {
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)
         let directory = try TemporaryDirectory(prefix: "podcli-units")

@@ -64,7 +64,7 @@ import TestSupport
         for arguments in [["--limit", "0"], ["-n", "x"], ["--offset", "-1"], ["--all", "--limit", "5"]] {
             let result = try w.t.run(["list"] + arguments)
             #expect(result.status == 64, "\(arguments): \(result)")
-            #expect(result.stderr.hasPrefix("Error: "), "\(arguments): \(result)")
+            #expect(result.stderr.hasPrefix("podcli: "), "\(arguments): \(result)")
         }
     }
 

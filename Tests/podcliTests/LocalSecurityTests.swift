@@ -13,8 +13,7 @@ import Testing
 @Suite struct LocalSecurityTests {
     static let otherUser: uid_t = 65_534  // nobody
     static let asRoot = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")
-    static let secondUser = Testing.ConditionTrait.enabled(
-        if: asRoot || TestEnvironment.isCI, "needs root, to act as a second user (nobody)")
+    static let secondUser = Testing.ConditionTrait.requires(asRoot, "needs root, to act as a second user (nobody)")
 
     /// A podcli with no `--home`: XDG directories under a HOME of its own, no XDG_RUNTIME_DIR (as
     /// under su, cron or ssh without pam_systemd), and TMPDIR where the control directory then goes.
@@ -76,8 +75,10 @@ import Testing
         #expect(symlink(elsewhere, p.controlDirectory) == 0)
         let linked = try p.run(["play", "1", "--background"])
         #expect(linked.status == 74, "\(linked)")
-        #expect(linked.stderr.hasSuffix(": it is not a directory (a link?); remove it, or set XDG_RUNTIME_DIR "
-            + "to a directory of yours\n"), "\(linked)")
+        #expect(
+            linked.stderr.hasSuffix(
+                ": it is not a directory (a link?); remove it, or set XDG_RUNTIME_DIR "
+                    + "to a directory of yours\n"), "\(linked)")
         #expect(Self.mode(elsewhere) == 0o755)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
 
@@ -85,8 +86,10 @@ import Testing
         #expect(mkdir(p.controlDirectory, 0o700) == 0 && chmod(p.controlDirectory, 0o777) == 0)
         let open = try p.run(["play", "1", "--background"])
         #expect(open.status == 74, "\(open)")
-        #expect(open.stderr.hasSuffix(": other users can write in it (mode 777); remove it, or set "
-            + "XDG_RUNTIME_DIR to a directory of yours\n"), "\(open)")
+        #expect(
+            open.stderr.hasSuffix(
+                ": other users can write in it (mode 777); remove it, or set "
+                    + "XDG_RUNTIME_DIR to a directory of yours\n"), "\(open)")
         #expect(Self.mode(p.controlDirectory) == 0o777)
 
         // Made by podcli itself: 0700. (No such episode: the player it started says so.)

@@ -10,7 +10,7 @@ import Testing
 /// (`podcli notify-new --episodes JSON`, the hidden command that calls `NewEpisodesNotice.post`,
 /// and `podcli sync` itself) to a recording notification server on a private session bus, whose
 /// signals stand in for the user's clicks.
-@Suite(.enabled(if: NotificationServer.unavailableReason == nil, "needs dbus-daemon, python3-dbus and python3-gi"))
+@Suite(.requires(NotificationServer.unavailableReason == nil, "needs dbus-daemon, python3-dbus and python3-gi"))
 struct NewEpisodesNoticeTests {
     /// A podcli world with a session bus of its own.
     struct Desktop {
@@ -167,7 +167,7 @@ struct NewEpisodesNoticeTests {
     /// background, on the device the user's podcli plays on (here PODCLI_DEVICE: a PulseAudio null
     /// sink behind a capture, so it plays in real time).
     @Test(
-        .enabled(if: pacedPlayback, "needs pulseaudio, libasound2-plugins and mpg123"), arguments: ["play", "default"])
+        .requires(pacedPlayback, "needs pulseaudio, libasound2-plugins and mpg123"), arguments: ["play", "default"])
     func playStartsTheNewestEpisode(action: String) throws {
         let player = try PlayTerminalTests.Player()
         let t = player.library.t

@@ -11,8 +11,8 @@ import Testing
 /// cached in the episode's directory, and seen in `podcli status` and by the real `playerctl` on
 /// a private session bus. Played in real time on a PulseAudio null sink, paused while looked at.
 @Suite(
-    .enabled(
-        if: PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled
+    .requires(
+        PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/mpg123"),
         "needs pulseaudio, libasound2-plugins and mpg123"))
 struct PlayArtworkTests {
@@ -119,7 +119,7 @@ struct PlayArtworkTests {
     /// The test: a non-square cover embedded in the audio becomes a square file of at
     /// most 600 px in the episode's directory (private: 0600), which `status` reports and
     /// `playerctl` sees as `mpris:artUrl`, a file:// URL.
-    @Test(.enabled(if: MessageBus.unavailableReason == nil && playerctlPresent, "needs dbus-daemon and playerctl"))
+    @Test(.requires(MessageBus.unavailableReason == nil && playerctlPresent, "needs dbus-daemon and playerctl"))
     func anEmbeddedNonSquareCoverBecomesTheSquareArtworkOfTheLockScreen() throws {
         let cover = ID3Tag.Picture(type: 3, data: TestImage.centredSquare(width: 1000, height: 700))
         let back = ID3Tag.Picture(type: 4, data: TestImage.centredSquare(width: 100, height: 100))

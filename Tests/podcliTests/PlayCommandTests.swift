@@ -5,7 +5,7 @@ import Testing
 /// `podcli play` end to end: the built podcli plays downloaded episodes on an ALSA capture device
 /// (the `file` plugin in front of `null`), and what reached the device is compared with
 /// `mpg123 -s` decoding the same file.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mpg123"), "mpg123 is not installed"))
+@Suite(.requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/mpg123"), "mpg123 is not installed"))
 struct PlayCommandTests {
     /// A library with the project's fixtures downloaded, and a capture device of its own.
     struct Library {
@@ -179,7 +179,7 @@ struct PlayCommandTests {
 
     /// 84 s of speech (1.3 MB) arriving at 200 kB/s: two seconds are heard long before the
     /// download ends; quitting leaves a partial download, and playing the URL again resumes both.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: corpusSpeech), "the corpus is not present"))
+    @Test(.requires(FileManager.default.fileExists(atPath: corpusSpeech), "the corpus is not present"))
     func quittingAStreamKeepsWhatArrivedAndTheNextPlayResumesBoth() throws {
         let library = try Library()
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.corpusSpeech))

@@ -10,8 +10,8 @@ import Testing
 /// signals. The device is a private PulseAudio null sink (paced like a sound card) behind an ALSA
 /// `file` tap, so what reached the device is compared with `mpg123 -s`.
 @Suite(
-    .enabled(
-        if: PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled
+    .requires(
+        PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/mpg123"),
         "needs pulseaudio, libasound2-plugins and mpg123"))
 struct PlayTerminalTests {
@@ -79,11 +79,12 @@ struct PlayTerminalTests {
         #expect(try player.library.t.show(player.id)["played"] as? Bool == true)
     }
 
-    /// From 2 s, `,` goes back 5 s (to the start, as far as it goes): the device hears a little
-    /// from 2 s on, then the whole episode.
+    /// From 1 s, `,` goes back 5 s (to the start, as far as it goes): the device hears a little
+    /// from 1 s on, then the whole episode. (From 1 s, not 2: the key has 2 s to arrive on a
+    /// loaded machine before the episode would end.)
     @Test func commaGoesBackAndTheEpisodePlaysOnFromThere() throws {
         let player = try Player()
-        let session = try player.onTerminal(["--from", "2"])
+        let session = try player.onTerminal(["--from", "1"])
         #expect(session.waitForOutput(containing: "▶"))
         Thread.sleep(forTimeInterval: 0.3)
         session.type(",")
@@ -91,8 +92,8 @@ struct PlayTerminalTests {
         let reference = try Self.reference.get()
         let heard = try player.capture.pacedCaptured()
         let beforeSeek = heard.count - reference.count
-        #expect(beforeSeek > 0 && beforeSeek < 44_100 * 4)
-        #expect(heard.prefix(beforeSeek) == reference.dropFirst(2 * 44_100 * 4).prefix(beforeSeek))
+        #expect(beforeSeek > 0 && beforeSeek < 2 * 44_100 * 4)
+        #expect(heard.prefix(beforeSeek) == reference.dropFirst(44_100 * 4).prefix(beforeSeek))
         #expect(heard.dropFirst(beforeSeek) == reference)
     }
 
@@ -105,7 +106,7 @@ struct PlayTerminalTests {
         #expect(session.isCanonicalWithEcho)
         let heard = try player.heardSeconds()
         let position = try player.position()
-        #expect(position > 0.5 && position < 2.5, "heard \(heard) s, saved \(position) s")
+        #expect(position > 0.5 && position < 3, "heard \(heard) s, saved \(position) s")
         // What reached the device, less what it still held when told to stop.
         #expect(position <= heard && heard - position < 0.5)
         #expect(try player.capture.pacedCaptured() == (try Self.reference.get()).prefix(Int(heard * 44_100) * 4))
@@ -158,7 +159,7 @@ struct PlayTerminalTests {
         #expect(waitUntil(timeout: 5) { Self.isStopped(session.pid) }, "\(session.output)")
         #expect(session.isCanonicalWithEcho)
         let position = try player.position()
-        #expect(position > 0.5 && position < 2.5, "saved \(position) s")
+        #expect(position > 0.5 && position < 3, "saved \(position) s")
         Thread.sleep(forTimeInterval: 1)
         session.signal(SIGCONT)
         #expect(try session.waitUntilExit() == 0, "\(session.output)")
@@ -170,7 +171,7 @@ struct PlayTerminalTests {
 
     /// logind announces sleep on the system bus (a private bus here): podcli pauses, saves, and
     /// resumes when logind announces the wake-up, with no gap or repeat.
-    @Test(.enabled(if: MessageBus.unavailableReason == nil, "needs dbus-daemon"))
+    @Test(.requires(MessageBus.unavailableReason == nil, "needs dbus-daemon"))
     func systemSleepPausesAndWakingUpResumes() throws {
         let player = try Player()
         let bus = try MessageBus()
@@ -181,7 +182,7 @@ struct PlayTerminalTests {
         try bus.prepareForSleep(true)
         #expect(session.waitForOutput(containing: "interrupted (system sleep)"), "\(session.output)")
         let position = try player.position()
-        #expect(position > 0.5 && position < 2.5, "saved \(position) s")
+        #expect(position > 0.5 && position < 3, "saved \(position) s")
         Thread.sleep(forTimeInterval: 0.5)
         try bus.prepareForSleep(false)
         #expect(try session.waitUntilExit() == 0, "\(session.output)")
@@ -228,7 +229,7 @@ struct PlayTerminalTests {
     }
 
     /// What the now-playing line says about an interruption, `status` says too.
-    @Test(.enabled(if: MessageBus.unavailableReason == nil, "needs dbus-daemon"))
+    @Test(.requires(MessageBus.unavailableReason == nil, "needs dbus-daemon"))
     func statusSaysWhyThePlayerIsInterrupted() throws {
         let player = try Player()
         let bus = try MessageBus()
@@ -248,7 +249,7 @@ struct PlayTerminalTests {
     /// `play --background` returns at once and plays on with no terminal; `attach` on a pty shows
     /// its line and takes its keys; `q` detaches and the player goes on until `stop`. (84 s of
     /// speech from the corpus, so that it is still playing whatever the machine's load.)
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: speech), "the corpus is not present"))
+    @Test(.requires(FileManager.default.fileExists(atPath: speech), "the corpus is not present"))
     func aBackgroundPlayerPlaysOnAndAttachDrivesIt() throws {
         let player = try Player()
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.speech))
@@ -284,7 +285,7 @@ struct PlayTerminalTests {
 
     /// MPRIS on a private session bus, driven by the real `playerctl`: what it reports is the
     /// player's true state (checked against `podcli status`), and what it asks is done.
-    @Test(.enabled(if: MessageBus.unavailableReason == nil && playerctlPresent, "needs dbus-daemon and playerctl"))
+    @Test(.requires(MessageBus.unavailableReason == nil && playerctlPresent, "needs dbus-daemon and playerctl"))
     func playerctlSeesAndDrivesThePlayer() throws {
         let player = try Player()
         let bus = try MessageBus()
@@ -413,7 +414,7 @@ struct PlayTerminalTests {
         #expect(try session.waitUntilExit() == 0, "\(session.output)")
         #expect(session.isCanonicalWithEcho)
         let position = try player.position()
-        #expect(position > 0.5 && position < 2.5, "saved \(position) s")
+        #expect(position > 0.5 && position < 3, "saved \(position) s")
         #expect(try player.library.t.show(player.id)["played"] as? Bool == false)
     }
 
@@ -436,7 +437,7 @@ struct PlayTerminalTests {
 
     /// `kill -9` gives podcli no chance to save: what was saved every 2 s must be within 5 s of
     /// what was heard.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: speech), "the corpus is not present"))
+    @Test(.requires(FileManager.default.fileExists(atPath: speech), "the corpus is not present"))
     func killNineLosesAtMostFiveSeconds() throws {
         let library = try PlayCommandTests.Library()
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.speech))

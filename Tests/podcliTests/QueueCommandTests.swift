@@ -163,17 +163,17 @@ import Testing
         #expect(bare.status == 64)
         #expect(
             bare.stderr == """
-                Error: Missing subcommand.
+                podcli: missing subcommand
                 Usage: podcli queue <subcommand>
                 See 'podcli queue --help' for more information.
 
                 """)
         let noID = try show.run(["queue", "add"])
         #expect(noID.status == 64)
-        #expect(noID.stderr.hasPrefix("Error: Missing expected argument '<id>'.\nUsage: podcli queue add"))
+        #expect(noID.stderr.hasPrefix("podcli: missing expected argument '<id>'\nUsage: podcli queue add"))
         let unknown = try show.run(["queue", "ad", "1"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.hasPrefix("Error: Unknown command 'ad'. Did you mean 'add'?\n"))
+        #expect(unknown.stderr.hasPrefix("podcli: unknown command 'ad' (did you mean 'add'?)\n"))
         #expect(try show.queue().isEmpty)
     }
 }

@@ -124,14 +124,14 @@ import Testing
         #expect(result.status == 64)
         #expect(
             result.stderr == """
-                Error: Unknown option '--jsno'. Did you mean '--json'?
+                podcli: unknown option '--jsno' (did you mean '--json'?)
                 Usage: podcli list [<options>] [<feed>]
                 See 'podcli list --help' for more information.
 
                 """)
         let missing = try t.run(["fetch"])
         #expect(missing.status == 64)
-        #expect(missing.stderr.hasPrefix("Error: Missing expected argument '<url>'"))
+        #expect(missing.stderr.hasPrefix("podcli: missing expected argument '<url>'"))
     }
 
     @Test func helpAndVersionGoToStdoutAndSucceed() throws {

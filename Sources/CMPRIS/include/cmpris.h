@@ -30,8 +30,15 @@ typedef struct {
 /// org.mpris.MediaPlayer2.podcli (or, when another podcli has it, .podcli.instance<pid>).
 /// NULL when there is no bus.
 cmpris *cmpris_new(const char *address, cmpris_command_handler handler, void *context);
-/// Serves the bus for as long as the process lives: call it on a thread of its own.
-void cmpris_run(cmpris *server);
+/// Serves the bus on the calling thread (a thread of its own) until `stop` (a descriptor) becomes
+/// readable; then `cmpris_free` may free the server.
+void cmpris_run(cmpris *server, int stop);
+/// Closes the connection and frees the server, once `cmpris_run` has returned (or never ran).
+void cmpris_free(cmpris *server);
+/// Takes the bus name again (`present`) or lets it go, so that while the process is stopped
+/// (Ctrl-Z) no client waits 25 s for an answer that cannot come: it finds no player. Waits up to
+/// `timeout_ms` for the bus thread to have done it; returns whether it has.
+int cmpris_set_present(cmpris *server, int present, int timeout_ms);
 /// Sets what is shown; what changed is announced (PropertiesChanged) by the bus thread.
 void cmpris_set_state(cmpris *server, const cmpris_state *state);
 /// The position (µs), read when asked; never announced.

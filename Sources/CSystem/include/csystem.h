@@ -23,4 +23,20 @@ short csystem_spawn_new_session(void);
 /// glibc 2.34's posix_spawn_file_actions_addclosefrom_np.
 int csystem_spawn_close_from(void *actions, int fd);
 
+/// The process at the other end of a connected Unix socket: for a client, the one that made the
+/// listening socket (SO_PEERCRED). Returns 0, or -1 with errno set.
+int csystem_peer_pid(int fd, int *pid);
+
+/// A new eventfd (close-on-exec, non-blocking) counting from 0: readable once written to. Returns
+/// the descriptor, or -1 with errno set.
+int csystem_event_new(void);
+
+/// A file in memory with no name on any file system (memfd_create, close-on-exec): what it holds
+/// is gone with its last descriptor, however the process ends. Returns the descriptor, or -1 with
+/// errno set.
+int csystem_memory_file(const char *name);
+
+/// Names the calling thread (pthread_setname_np; at most 15 bytes are kept), for ps and gdb.
+void csystem_name_thread(const char *name);
+
 #endif

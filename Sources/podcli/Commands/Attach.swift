@@ -53,6 +53,11 @@ enum Attach: Command {
                 context.output.stdout("\n")
                 context.output.print("The player has stopped.")
                 return
+            } catch ControlError.suspended {
+                // Stopped by Ctrl-Z where it runs: shown as such until it continues.
+                report.state = "suspended"
+            } catch ControlError.notAnswering {
+                report.state = "not answering"
             }
         }
     }
@@ -67,7 +72,7 @@ enum Attach: Command {
         let line = NowPlayingLine.render(
             NowPlaying(
                 podcast: report.podcast, title: report.title, elapsed: report.position, duration: report.duration,
-                volume: report.volume, state: report.state),
+                volume: report.volume, state: report.state, rate: report.rate),
             columns: (Terminal.columns(of: STDOUT_FILENO) ?? 80) - 1)
         output.stdout("\r" + line + "\u{1B}[K")
     }

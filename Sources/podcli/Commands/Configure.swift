@@ -1,4 +1,5 @@
 import Arguments
+import EpisodeStore
 
 /// `podcli config get|set|unset|list`: reads and changes the configuration file. A group: its
 /// subcommands do the work.
@@ -18,7 +19,7 @@ enum Configure: Command {
 
     static let key = Positional("key", help: "A setting ('podcli config list' shows them all).")
     static let feed = Option(
-        "feed", valueName: "name", help: "The setting of this feed's [feed \"NAME\"] section (title, URL or number).")
+        "feed", valueName: "name", help: "The setting for this feed (its number, URL or a unique part of its title), in its [feed] section.")
 
     /// The setting `arguments` name, and the feed section meant, checked against each other.
     static func setting(_ arguments: ParsedArguments) throws -> (Setting, feed: String?) {
@@ -34,6 +35,22 @@ enum Configure: Command {
         return (setting, feed)
     }
 
+    /// The feed `--feed NAME` means, by the rule every command names feeds by, with the feeds it
+    /// was found among; nil without `--feed`.
+    static func feed(named name: String?, in context: Context) throws -> (Feed, among: [Feed])? {
+        guard let name else { return nil }
+        let feeds = try context.library().subscriptions()
+        return (try FeedReference.match(name, in: feeds), feeds)
+    }
+
+    /// What `config set|unset --feed NAME` changes: the sections naming the feed, whatever NAME
+    /// they were written with; a new section is named by the feed's title.
+    static func target(_ feed: (Feed, among: [Feed])?) -> ConfigFile.Target? {
+        feed.map { feed, feeds in
+            ConfigFile.Target(name: feed.title) { name in (try? FeedReference.match(name, in: feeds))?.id == feed.id }
+        }
+    }
+
     /// The configuration file, checked: a change is not written into a file with mistakes.
     static func file(in context: Context) throws -> (ConfigFile, Config) {
         let file = ConfigFile(path: try context.directories.get().configFile)
@@ -47,10 +64,10 @@ enum ConfigGet: Command {
         positionals: [Configure.key], options: [Configure.feed])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let (setting, feed) = try Configure.setting(arguments)
+        let (setting, name) = try Configure.setting(arguments)
         let config = try Configure.file(in: context).1
-        let policy = config.policy(ofSections: { $0.name == feed })
-        context.output.print(setting.value(in: config, policy: policy), always: true)
+        let policy = try Configure.feed(named: name, in: context).map { config.policy(for: $0, among: $1) }
+        context.output.print(setting.value(in: config, policy: policy ?? config.policy), always: true)
     }
 }
 
@@ -61,8 +78,9 @@ enum ConfigSet: Command {
         positionals: [Configure.key, value], options: [Configure.feed])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let (setting, feed) = try Configure.setting(arguments)
+        let (setting, name) = try Configure.setting(arguments)
         var (file, _) = try Configure.file(in: context)
+        let feed = Configure.target(try Configure.feed(named: name, in: context))
         let text = arguments[value]!
         do throws(ConfigValue.Problem) {
             try setting.check(text, inFeedSection: feed != nil)
@@ -81,18 +99,43 @@ enum ConfigUnset: Command {
         positionals: [Configure.key], options: [Configure.feed])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let (setting, feed) = try Configure.setting(arguments)
+        let (setting, name) = try Configure.setting(arguments)
         var (file, _) = try Configure.file(in: context)
+        let feed = Configure.target(try Configure.feed(named: name, in: context))
         if file.unset(setting, feed: feed) { try file.write() }
     }
 }
 
 enum ConfigList: Command {
+    static let json = Flag("json", help: "Print the settings and the feed sections as a JSON object.")
     static let spec = CommandSpec(
-        name: "list", abstract: "Print every setting in effect, then each feed section, as the file would hold them.")
+        name: "list", abstract: "Print every setting in effect, then each feed section, as the file would hold them.",
+        flags: [json])
+
+    /// `config list --json`: the values as the file writes them.
+    struct Report: Encodable {
+        struct Section: Encodable {
+            let name: String
+            let settings: [String: String]
+        }
+        let settings: [String: String]
+        let feeds: [Section]
+    }
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let config = try Configure.file(in: context).1
+        if arguments[json] {
+            let report = Report(
+                settings: Dictionary(uniqueKeysWithValues: Setting.allCases.map { ($0.rawValue, $0.value(in: config)) }),
+                feeds: config.feedSections.map { section in
+                    Report.Section(
+                        name: section.name,
+                        settings: Dictionary(
+                            section.assignments.map { ($0.setting.rawValue, $0.value) }, uniquingKeysWith: { $1 }))
+                })
+            context.output.print(try EpisodeReport.json(report), always: true)
+            return
+        }
         for setting in Setting.allCases {
             context.output.print("\(setting.rawValue) = \(setting.value(in: config))", always: true)
         }

@@ -21,13 +21,32 @@ enum Remote {
 }
 
 enum Status: Command {
-    static let json = Flag("json", help: "Print the report as JSON.")
+    static let json = Flag("json", help: "Print the report as JSON (also when no player answers).")
     static let spec = CommandSpec(
         name: "status", abstract: "Say what the running player is playing, where, and in what state.",
-        discussion: "Exits with 66 when no player is running.", flags: [json])
+        discussion: """
+            Exits with 66 when no player is running, and with 75 when it cannot answer (suspended \
+            by Ctrl-Z, or not answering within 1 s); with --json, a report with its state is \
+            printed then too.
+            """, flags: [json])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let reply = try Remote.send("status", in: context)
+        let reply: String
+        do {
+            reply = try ControlClient.send("status", to: context.directories.get().controlSocket)
+        } catch let error as ControlError {
+            // A status bar reads stdout: it gets JSON, whatever happened; people get the line.
+            if arguments[json] { context.output.print(PlayerAbsence(error).json, always: true) }
+            throw error
+        }
+        if reply == NowPlayingBoard.notYet {
+            let starting = PlayerAbsence(state: "starting", pid: nil, error: nil)
+            context.output.print(arguments[json] ? starting.json : "Starting.", always: true)
+            return
+        }
+        if reply.hasPrefix("error ") {
+            throw CommandFailure(description: String(reply.dropFirst("error ".count)), exitCode: .usage)
+        }
         if arguments[json] {
             context.output.print(reply, always: true)
             return
@@ -37,9 +56,40 @@ enum Status: Command {
         context.output.print(
             "\(state): #\(report.id) " + (report.podcast.map { "\($0) — " } ?? "") + report.title, always: true)
         let duration = report.duration.map { " / " + NowPlayingLine.clock($0) } ?? ""
+        let rate = report.rate == 1 ? "" : ", rate " + NowPlayingLine.rate(report.rate)
         context.output.print(
-            "\(NowPlayingLine.clock(report.position))\(duration), volume \(report.volume)%", always: true)
+            "\(NowPlayingLine.clock(report.position))\(duration), volume \(report.volume)%\(rate)", always: true)
+        if let author = report.author { context.output.print("By: \(author)", always: true) }
         if let artwork = report.artwork { context.output.print("Artwork: \(artwork)", always: true) }
+    }
+}
+
+/// What `status --json` prints when no player answers: the state, its pid when there is one,
+/// and the words of the error.
+struct PlayerAbsence: Encodable {
+    var state: String
+    var pid: Int32?
+    var error: String?
+
+    init(state: String, pid: Int32?, error: String?) {
+        self.state = state
+        self.pid = pid
+        self.error = error
+    }
+
+    init(_ error: ControlError) {
+        switch error {
+        case .nothingPlaying: self.init(state: "not playing", pid: nil, error: error.description)
+        case .suspended(let pid): self.init(state: "suspended", pid: pid, error: error.description)
+        case .notAnswering(let pid): self.init(state: "not answering", pid: pid, error: error.description)
+        case .socket, .alreadyPlaying: self.init(state: "unknown", pid: nil, error: error.description)
+        }
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"state":"unknown"}"#
     }
 }
 

@@ -10,7 +10,8 @@ import Strings
 enum Fetch: Command {
     static let url = Positional(
         "url",
-        help: "A feed URL (subscribe or refresh), an audio URL (download), or a subscribed feed's name or number.")
+        help: "A feed URL (subscribe or refresh), an audio URL (download), a subscribed feed's name or number, "
+            + "or a listed episode's number or UUID prefix (download it) when no feed has it.")
     static let protection = Option(
         "protection", valueName: "class",
         help: "Who may read the files: private (owner only: 0700/0600) or open (0755/0644). "
@@ -52,8 +53,8 @@ enum Fetch: Command {
 
         var episode: Episode
         var madeHere = false
-        if let existing = try library.episode(sourceURL: url) {
-            episode = existing
+        if let listed = try listedEpisode(url, in: library) ?? library.episode(sourceURL: url) {
+            episode = listed
         } else {
             try DownloadError.checkFetchable(url)
             // An audio file name needs no look first: one request, as before feeds existed.
@@ -64,26 +65,34 @@ enum Fetch: Command {
             (episode, madeHere) = try library.episodeToFetch(
                 sourceURL: url, title: arguments[title] ?? defaultTitle(for: url), protection: updater.protection)
         }
-        if episode.state == .downloaded {
-            output.note("Already downloaded: #\(episode.id) \(episode.title)")
-            return try report(episode, library: library, arguments: arguments, output: output)
-        }
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: output)
-        let file: EpisodeFile
         do {
-            file = try fetcher.fetch(episode) { [episode] in
-                guard !madeHere else { return }
-                output.note("\(episode.state == .new ? "Downloading" : "Resuming") #\(episode.id) \(episode.title)")
-            }
+            // With --json, stdout holds the JSON alone: the result line goes to stderr.
+            try download(episode, with: fetcher, library: library, output: output, resultsOnStderr: arguments[json],
+                announce: !madeHere)
         } catch {
             // "Nothing was kept" means nothing: not even a failed row of an episode it made.
             if madeHere { _ = try? library.forgetIfNothingKept(episode) }
             throw error
         }
-        let line =
-            "Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size))): \(library.path(of: file))"
-        if arguments[json] { output.note(line) } else { output.print(line) }
         try report(episode, library: library, arguments: arguments, output: output)
+    }
+
+    /// Downloads `episode` (or says it is downloaded already): the one way `fetch` and
+    /// `download` get an episode's audio and say so.
+    static func download(
+        _ episode: Episode, with fetcher: EpisodeFetcher, library: Library, output: Output,
+        resultsOnStderr: Bool = false, announce: Bool = true
+    ) throws {
+        let result = { (line: String) in if resultsOnStderr { output.note(line) } else { output.print(line) } }
+        if episode.state == .downloaded, !(try library.files(of: episode).isEmpty) {
+            return result("Already downloaded: #\(episode.id) \(episode.title)")
+        }
+        let file = try fetcher.fetch(episode) {
+            guard announce else { return }
+            output.note("\(episode.state == .new ? "Downloading" : "Resuming") #\(episode.id) \(episode.title)")
+        }
+        result("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size))): \(library.path(of: file))")
     }
 
     private static func report(_ episode: Episode, library: Library, arguments: ParsedArguments, output: Output) throws
@@ -109,14 +118,22 @@ enum Fetch: Command {
         return name[name.index(after: dot)...]
     }
 
-    /// A subscribed feed named by number or title, when `reference` is not a URL at all.
+    /// A subscribed feed named by number or title, when `reference` is not a URL at all; nil for
+    /// a URL, or for an episode's number or UUID prefix that names no feed (`listedEpisode`).
     private static func subscribedFeed(named reference: String, in library: Library) throws -> Feed? {
         guard !reference.contains("://") else { return nil }
         do {
             return try library.feed(matching: reference)
         } catch StoreError.feedNotFound {
-            throw DownloadError.invalidURL(reference)
+            guard try listedEpisode(reference, in: library) != nil else { throw DownloadError.invalidURL(reference) }
+            return nil
         }
+    }
+
+    /// The episode `reference` names by number or UUID prefix, when it is not a URL.
+    private static func listedEpisode(_ reference: String, in library: Library) throws -> Episode? {
+        guard !reference.contains("://") else { return nil }
+        return try? library.episode(matching: reference)
     }
 
     /// Reports a subscription or refresh, then downloads what `--download` asks for.

@@ -54,7 +54,8 @@ enum Play: Command {
             library: library, output: context.output,
             device: arguments[device] ?? context.environment["PODCLI_DEVICE"] ?? config.device ?? "default",
             keymap: Keymap(skipBack: config.skipBack, skipForward: config.skipForward),
-            downloadPolicy: context.downloadPolicy, controlSocket: try context.directories.get().controlSocket)
+            downloadPolicy: context.downloadPolicy, controlSocket: try context.directories.get().controlSocket,
+            requiresRemoteControl: context.environment[BackgroundPlayer.marker] == "1")
         let reason: StopReason
         do {
             reason = try session.run(playlist, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))

@@ -17,7 +17,7 @@ enum Refresh: Command {
         let updater = FeedUpdater(
             library: library, fetcher: context.feedFetcher(), protection: try context.config().protection)
         var newEpisodes = 0
-        defer { context.output.note("Checked \(Formatting.count(feeds.count, "feed")): \(newEpisodes) new") }
+        defer { context.output.print("Checked \(Formatting.count(feeds.count, "feed")): \(newEpisodes) new") }
         try FeedUpdater.forEach(feeds, output: context.output, name: { "#\($0.id) \($0.title)" }) { feed in
             guard case .refreshed(_, let summary) = try updater.refresh(feed), !summary.newEpisodeIDs.isEmpty else {
                 return

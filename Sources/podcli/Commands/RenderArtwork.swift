@@ -1,5 +1,6 @@
 import Arguments
 import Artwork
+import Downloads
 import FoundationEssentials
 
 /// `podcli render-artwork SOURCE DESTINATION --mode OCTAL`: an image file made into the square
@@ -7,7 +8,7 @@ import FoundationEssentials
 /// never loads libgd and its libraries (about 10 MB) nor decodes an image from the network in its
 /// own address space.
 enum RenderArtwork: Command {
-    static let source = Positional("source", help: "The image (PNG, JPEG, GIF or WebP).")
+    static let source = Positional("source", help: "The image (PNG, JPEG, GIF or WebP); - reads it from stdin.")
     static let destination = Positional("destination", help: "Where the square JPEG goes (replaced atomically).")
     static let mode = Option("mode", valueName: "octal", help: "The file's mode.", defaultValue: "600")
 
@@ -15,15 +16,34 @@ enum RenderArtwork: Command {
         name: "render-artwork", abstract: "Make an image into a square artwork file of at most 600 px.",
         positionals: [source, destination], options: [mode], isHidden: true)
 
+    /// The source that means stdin (how `play` hands the image over: a file with no name).
+    static let standardInput = "-"
+
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let fileMode = try arguments.value(mode, as: "an octal mode such as 600") { mode_t($0, radix: 8) }
-        guard let bytes = FileManager.default.contents(atPath: arguments[source]!) else {
-            throw CommandFailure(description: "could not read \(arguments[source]!)", exitCode: .storage)
+        let path = arguments[source]!
+        guard let bytes = path == standardInput ? readStandardInput() : FileManager.default.contents(atPath: path).map(Array.init)
+        else {
+            throw CommandFailure(description: "could not read \(path == standardInput ? "stdin" : path)", exitCode: .storage)
         }
         do {
-            _ = try ArtworkFile.write([UInt8](bytes), to: arguments[destination]!, mode: fileMode ?? 0o600)
+            _ = try ArtworkFile.write(bytes, to: arguments[destination]!, mode: fileMode ?? 0o600)
         } catch {
             throw CommandFailure(description: "\(error)", exitCode: .badContent)
+        }
+    }
+
+    /// All of stdin, up to the largest image podcli takes; nil on a read error or past that.
+    private static func readStandardInput() -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = read(STDIN_FILENO, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+            if bytes.count > ImageFetcher.maximumBytes { return nil }
         }
     }
 }

@@ -44,7 +44,8 @@ enum Sync: Command {
         let report = try withExtendedLifetime(lock) { try synchronizer.run(library) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let summary = report.summary + " in \(Formatting.oneDecimal(seconds)) s"
-        context.output.note("Synced " + summary)
+        // A result, not a diagnostic: `podcli sync > report` keeps it (--quiet leaves it out).
+        context.output.print("Synced " + summary)
         SyncLog(directory: try context.directories.get().state).append(
             ["\(Formatting.time(Int(Date().timeIntervalSince1970))) sync: \(summary)"]
                 + report.failures.map { "  failed: \($0.subject): \($0.message)" })

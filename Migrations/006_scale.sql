@@ -1,5 +1,5 @@
 -- podcli: foreign keys off
--- podcli schema 5: a library of a million episodes costs what a command shows, not what it holds.
+-- podcli schema 6: a library of a million episodes costs what a command shows, not what it holds.
 
 -- Long texts in a table of their own, so that listing, counting and sync read short rows: a
 -- description averages more than half of an episode row. A row exists only for an episode with
@@ -59,18 +59,20 @@ CREATE TABLE episodes_rebuilt (
     removed_at       INTEGER,
     last_error       TEXT,
     failures         INTEGER NOT NULL DEFAULT 0,
-    retry_at         INTEGER
+    retry_at         INTEGER,
+    -- The item's own itunes:author (schema 5).
+    author           TEXT
 );
 INSERT INTO episodes_rebuilt (
     id, uuid, feed_id, title, source_url, state, protection, validator, created_at, downloaded_at, guid,
     media_key, published_at, sort_date, duration_ms, enclosure_length, enclosure_type, link, image_url,
     episode_number, season_number, episode_type, explicit, chapters_url, in_feed, is_new, kept, removed_at,
-    last_error, failures, retry_at)
+    last_error, failures, retry_at, author)
 SELECT
     id, uuid, feed_id, title, source_url, state, protection, validator, created_at, downloaded_at, guid,
     media_key, published_at, sort_date, duration_ms, enclosure_length, enclosure_type, link, image_url,
     episode_number, season_number, episode_type, explicit, chapters_url, in_feed, is_new, kept, removed_at,
-    last_error, failures, retry_at
+    last_error, failures, retry_at, author
 FROM episodes;
 DROP TABLE episodes;
 ALTER TABLE episodes_rebuilt RENAME TO episodes;

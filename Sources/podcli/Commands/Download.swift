@@ -1,0 +1,27 @@
+import Arguments
+import EpisodeStore
+
+/// `podcli download ID...`: downloads episodes the library lists, named as everywhere an episode
+/// is meant (its number or a unique prefix of its UUID), without copying an enclosure URL out of
+/// `show`.
+enum Download: Command {
+    static let ids = Positional(
+        "id", help: "The episodes' numbers or unique prefixes of their UUIDs.", isRepeating: true)
+
+    static let spec = CommandSpec(
+        name: "download", abstract: "Download listed episodes (as 'fetch' downloads an audio URL).",
+        discussion: "An episode that fails is reported on its own line and the others go on; the exit code is the "
+            + "first failure's.",
+        positionals: [ids])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let library = try context.library()
+        let episodes = try arguments.values(ids).map { reference throws(StoreError) in
+            try library.episode(matching: reference)
+        }
+        let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: context.output)
+        try FeedUpdater.forEach(episodes, output: context.output, name: { "#\($0.id) \($0.title)" }) { episode in
+            try Fetch.download(episode, with: fetcher, library: library, output: context.output)
+        }
+    }
+}
