@@ -1,3 +1,4 @@
+import AudioFormats
 import Dispatch
 import Downloads
 import EpisodeStore
@@ -22,7 +23,7 @@ final class EpisodeStream: Sendable {
     private let progress = Mutex(Progress())
 
     /// Bytes on disk before playing starts, unless the download finishes first: enough for
-    /// libmpg123 to find the stream's format past a large ID3 tag.
+    /// libmpg123 to find the stream's format past a large ID3 tag, and FFmpeg an MP4's index.
     static let startBytes = 256 * 1024
 
     /// Starts downloading `episode` into the library in `libraryDirectory`.
@@ -59,15 +60,24 @@ final class EpisodeStream: Sendable {
 
     /// Waits until enough has arrived to start playing, and opens the file that is arriving; nil
     /// when `stop` (polled while waiting, here and in every read that waits) says to give up.
+    /// An MP4 whose index is at its end cannot start before the end: `note` says it waits.
     /// - Throws: the download's failure, when it fails before that.
-    func openDecoder(stoppingWhen stop: @escaping @Sendable () -> Bool) throws -> Decoder? {
+    func openDecoder(stoppingWhen stop: @escaping @Sendable () -> Bool, note: (String) -> Void) throws
+        -> (any AudioDecoder)?
+    {
+        var wholeFile = false
         while true {
-            guard let path = try waitUntilPlayable(stoppingWhen: stop) else { return nil }
+            guard let path = try waitUntilPlayable(wholeFile: wholeFile, stoppingWhen: stop) else { return nil }
+            if !wholeFile && !isDone, let bytes = FileBytes(path: path), MP4Layout.indexFollowsAudio(in: bytes) {
+                note("The index of #\(episode.id) is at the end of its file: playing starts once it has downloaded")
+                wholeFile = true
+                continue
+            }
             // A read that reaches what has arrived waits for more, unless asked to stop: it then
             // ends the stream early and the player meets the command that stopped it.
             let isComplete: @Sendable () -> Bool = { self.isDone || stop() }
             do {
-                return try Decoder(growingFile: path, isComplete: isComplete)
+                return try AudioDecoders.open(growingFile: path, isComplete: isComplete)
             } catch {
                 // Recorded meanwhile: the partial file was renamed to its final name.
                 guard case .cannotOpen = error, access(path, F_OK) != 0 else { throw error }
@@ -75,11 +85,13 @@ final class EpisodeStream: Sendable {
         }
     }
 
-    private func waitUntilPlayable(stoppingWhen stop: () -> Bool) throws -> String? {
+    private func waitUntilPlayable(wholeFile: Bool, stoppingWhen stop: () -> Bool) throws -> String? {
         while !stop() {
             let now = progress.withLock { $0 }
             if let failure = now.failure { throw failure }
-            if let path = now.partialPath, now.done || Self.size(of: path) >= Self.startBytes { return path }
+            if let path = now.partialPath, now.done || (!wholeFile && Self.size(of: path) >= Self.startBytes) {
+                return path
+            }
             usleep(20_000)
         }
         return nil
