@@ -42,7 +42,7 @@ public enum AudioContainer: Equatable, Hashable, Sendable, CustomStringConvertib
     /// The media type that names it exactly, recorded with a downloaded file.
     public var mediaType: String {
         switch self {
-        case .mpeg: return "audio/mpeg"
+        case .mpeg(let layer): return layer == 1 || layer == 2 ? "audio/mpeg; layer=\(layer!)" : "audio/mpeg"
         case .mp4: return "audio/mp4"
         case .adts: return "audio/aac"
         case .ogg(.unknown): return "audio/ogg"
@@ -71,7 +71,8 @@ public enum AudioContainer: Equatable, Hashable, Sendable, CustomStringConvertib
         switch type {
         case "audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg", "audio/x-mp3", "audio/x-mpeg-3", "audio/mpa",
             "audio/mpga", "audio/mpg":
-            self = .mpeg(layer: nil)
+            let layer = parts.dropFirst().first { $0.hasPrefix("layer=") }.flatMap { Int($0.dropFirst("layer=".count)) }
+            self = .mpeg(layer: layer)
         case "audio/mp4", "audio/x-m4a", "audio/m4a", "audio/x-m4b", "audio/m4b", "audio/mp4a-latm", "video/mp4",
             "video/x-m4v", "video/quicktime", "audio/3gpp", "video/3gpp":
             self = .mp4

@@ -211,7 +211,8 @@ public final class Downloader {
     static func recordedType(served: String?, sniffed: AudioContainer) -> String {
         guard let served, let claimed = AudioContainer(mediaType: served) else { return sniffed.mediaType }
         switch (claimed, sniffed) {
-        case (.mpeg, .mpeg), (.mp4, .mp4), (.adts, .adts), (.flac, .flac): return served
+        case (.mpeg(let said), .mpeg(let found)) where said == found || (said == nil && found == 3): return served
+        case (.mp4, .mp4), (.adts, .adts), (.flac, .flac): return served
         case (.ogg(let said), .ogg(let found)) where said == found: return served
         default: return sniffed.mediaType
         }

@@ -7,7 +7,7 @@ import Testing
 /// what reaches the device is exactly what `mpg123 -s` decodes, broken files included; a file
 /// from which mpg123 gets no sound at all fails with a decoder error, never a crash.
 /// Runs whenever the folder is present (CI always has it).
-@Suite(.enabled(if: DecoderTests.mpg123Present, "mpg123 is not installed"))
+@Suite(.enabled(if: MPEGDecoderTests.mpg123Present, "mpg123 is not installed"))
 struct CorpusPlaybackTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../shared/corpus/audio").standardized
@@ -19,7 +19,7 @@ struct CorpusPlaybackTests {
     @Test(.enabled(if: !files.isEmpty, "../shared/corpus/audio is not present"), arguments: files)
     func playsExactlyWhatMpg123Decodes(_ file: String) throws {
         let path = Self.corpus.appendingPathComponent(file).path
-        let reference = try DecoderTests.reference(path)
+        let reference = try MPEGDecoderTests.reference(path)
         if reference.isEmpty {
             do {
                 let played = try PlayerTests.play(path)

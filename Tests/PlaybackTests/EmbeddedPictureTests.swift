@@ -25,7 +25,7 @@ import Testing
         let (directory, path) = try tagged([ID3Tag.Picture(type: 0, data: image), .init(type: 8, data: Data([1]))])
         #expect(EmbeddedPicture.read(from: path) == [UInt8](image))
         // The tag does not get in the way of the audio.
-        #expect(try Decoder(path: path).frameCount == 3 * 44_100)
+        #expect(try MPEGDecoder(path: path).frameCount == 3 * 44_100)
         withExtendedLifetime(directory) {}
     }
 

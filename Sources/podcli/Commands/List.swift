@@ -25,8 +25,10 @@ enum List: Command {
         filter.onlyPlayed = arguments[played]
         filter.search = arguments[search]
         let listings = try library.listing(filter)
+        let hints = try library.mediaTypeHints(of: listings.map(\.episode.id))
+        let lines = listings.map { EpisodeLine($0, format: EpisodeFormat.name(hints[$0.episode.id])) }
         if arguments[json] {
-            context.output.print(try EpisodeReport.json(listings.map(EpisodeLine.init)), always: true)
+            context.output.print(try EpisodeReport.json(lines), always: true)
             return
         }
         guard !listings.isEmpty else {
@@ -40,18 +42,17 @@ enum List: Command {
             return
         }
         let showFeed = filter.feedID == nil && listings.contains { $0.feedTitle != nil }
-        let rows = listings.map { listing in
-            let line = EpisodeLine(listing)
+        let rows = zip(listings, lines).map { listing, line in
             var row = [
                 "\(line.id)", Formatting.day(listing.episode.sortDate), line.status,
                 line.duration.map { Formatting.duration(seconds: Int($0)) } ?? "-",
-                line.size.map(Formatting.bytes) ?? "-",
+                line.size.map(Formatting.bytes) ?? "-", line.format ?? "-",
             ]
             if showFeed { row.append(line.feed ?? "-") }
             row.append(line.title + (line.error.map { "  (download failed: \($0))" } ?? ""))
             return row
         }
-        let header = ["ID", "DATE", "STATE", "LENGTH", "SIZE"] + (showFeed ? ["FEED"] : []) + ["TITLE"]
+        let header = ["ID", "DATE", "STATE", "LENGTH", "SIZE", "FORMAT"] + (showFeed ? ["FEED"] : []) + ["TITLE"]
         for line in Table(header: header, rows: rows).lines {
             context.output.print(line)
         }
@@ -76,6 +77,8 @@ struct EpisodeLine: Encodable {
     let publishedAt: Int?
     let duration: Double?
     let size: Int?
+    /// The audio format: MP3, M4A, AAC, Opus, Vorbis, FLAC (see `EpisodeFormat`).
+    let format: String?
     let url: String
     /// Kept from sync's retention (`podcli keep`).
     let kept: Bool
@@ -83,13 +86,14 @@ struct EpisodeLine: Encodable {
     let error: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, uuid, feed, title, state, status, new, played, position, duration, size, url, kept, error
+        case id, uuid, feed, title, state, status, new, played, position, duration, size, format, url, kept, error
         case feedID = "feed_id"
         case publishedAt = "published_at"
     }
 
-    init(_ listing: EpisodeListing) {
+    init(_ listing: EpisodeListing, format: String?) {
         let episode = listing.episode
+        self.format = format
         id = episode.id
         uuid = episode.uuid
         feedID = episode.feedID

@@ -8,9 +8,12 @@ enum QueueList: Command {
     static let spec = CommandSpec(name: "ls", abstract: "List the queue in play order.", flags: [json])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let listings = try context.library().queueListing()
+        let library = try context.library()
+        let listings = try library.queueListing()
         if arguments[json] {
-            context.output.print(try EpisodeReport.json(listings.map(EpisodeLine.init)), always: true)
+            let hints = try library.mediaTypeHints(of: listings.map(\.episode.id))
+            let lines = listings.map { EpisodeLine($0, format: EpisodeFormat.name(hints[$0.episode.id])) }
+            context.output.print(try EpisodeReport.json(lines), always: true)
             return
         }
         guard !listings.isEmpty else {
