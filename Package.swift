@@ -68,7 +68,8 @@ let package = Package(
         .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "TestSupport"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
+        // CMPG123: libmpg123's own picture reader is the reference for the embedded pictures of the corpus.
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "AudioFormats", "CMPG123", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "TestSupport"]),

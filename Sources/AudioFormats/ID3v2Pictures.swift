@@ -2,10 +2,22 @@
 /// frame headers: a frame is read only when it is a picture no larger than the limit, never
 /// the whole tag (a 100 MB picture would otherwise be 100 MB of memory, twice).
 enum ID3v2Pictures {
+    /// The front cover, else the first picture, of the first tag that has one: a file may carry
+    /// several tags back to back (a tagger that prepended its own).
     static func front(in source: some ByteSource, limit: Int) -> [UInt8]? {
-        guard let header = ID3v2Header(source.bytes(at: 0, count: ID3v2Header.length)) else { return nil }
+        var offset = 0
+        while let header = ID3v2Header(source.bytes(at: offset, count: ID3v2Header.length)) {
+            if let picture = front(in: source, tagAt: offset, header: header, limit: limit) { return picture }
+            offset += header.end
+        }
+        return nil
+    }
+
+    private static func front(in source: some ByteSource, tagAt start: Int, header: ID3v2Header, limit: Int)
+        -> [UInt8]?
+    {
         var cursor = ID3TagCursor(
-            source: source, start: ID3v2Header.length, end: ID3v2Header.length + header.bodySize,
+            source: source, start: start + ID3v2Header.length, end: start + ID3v2Header.length + header.bodySize,
             unsynchronised: header.majorVersion < 4 && header.isUnsynchronised)
         if header.hasExtendedHeader {
             let field = cursor.read(4)

@@ -10,7 +10,7 @@ import Testing
 /// library's command-line player writing raw 16-bit PCM).
 @Suite struct MPEGDecoderTests {
     /// Everything a decoder produces from where it stands to the end.
-    static func decodeRest(_ decoder: MPEGDecoder) throws -> Data {
+    static func decodeRest(_ decoder: any AudioDecoder) throws -> Data {
         var pcm = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

@@ -62,7 +62,7 @@ struct PlayerTests {
         commands: CommandQueue = CommandQueue(), watch: @escaping (WatchedOutput) -> Void = { _ in }
     ) throws -> (reason: StopReason, heard: Data, output: WatchedOutput, position: Int, events: [PlayerEvent]) {
         let capture = try Capture()
-        let decoder = try MPEGDecoder(path: path)
+        let decoder = try AudioDecoders.open(path: path)
         decoder.seek(toFrame: frame)
         let output = WatchedOutput(try ALSAOutput(device: capture.device, format: decoder.format))
         output.onWrite = watch
