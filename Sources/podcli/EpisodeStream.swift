@@ -25,6 +25,8 @@ final class EpisodeStream: Sendable {
     /// Bytes on disk before playing starts, unless the download finishes first: enough for
     /// libmpg123 to find the stream's format past a large ID3 tag, and FFmpeg an MP4's index.
     static let startBytes = 256 * 1024
+    /// Bytes enough to see an MP4's top-level boxes up to its audio.
+    static let headBytes = 16 * 1024
 
     /// Starts downloading `episode` into the library in `libraryDirectory`.
     init(episode: Episode, libraryDirectory: String, policy: DownloadPolicy) {
@@ -65,14 +67,15 @@ final class EpisodeStream: Sendable {
     func openDecoder(stoppingWhen stop: @escaping @Sendable () -> Bool, note: (String) -> Void) throws
         -> (any AudioDecoder)?
     {
-        var wholeFile = false
+        // The first bytes tell an MP4 whose index comes after its audio: it must arrive whole.
+        guard let head = try waitUntil(Self.headBytes, stoppingWhen: stop) else { return nil }
+        var wanted: Int? = Self.startBytes
+        if !isDone, let bytes = FileBytes(path: head), MP4Layout.indexFollowsAudio(in: bytes) {
+            note("The index of #\(episode.id) is at the end of its file: playing starts once it has downloaded")
+            wanted = nil
+        }
         while true {
-            guard let path = try waitUntilPlayable(wholeFile: wholeFile, stoppingWhen: stop) else { return nil }
-            if !wholeFile && !isDone, let bytes = FileBytes(path: path), MP4Layout.indexFollowsAudio(in: bytes) {
-                note("The index of #\(episode.id) is at the end of its file: playing starts once it has downloaded")
-                wholeFile = true
-                continue
-            }
+            guard let path = try waitUntil(wanted, stoppingWhen: stop) else { return nil }
             // A read that reaches what has arrived waits for more, unless asked to stop: it then
             // ends the stream early and the player meets the command that stopped it.
             let isComplete: @Sendable () -> Bool = { self.isDone || stop() }
@@ -85,11 +88,12 @@ final class EpisodeStream: Sendable {
         }
     }
 
-    private func waitUntilPlayable(wholeFile: Bool, stoppingWhen stop: () -> Bool) throws -> String? {
+    /// Waits until `bytes` have arrived (all of them, for nil) and returns the file's path.
+    private func waitUntil(_ bytes: Int?, stoppingWhen stop: () -> Bool) throws -> String? {
         while !stop() {
             let now = progress.withLock { $0 }
             if let failure = now.failure { throw failure }
-            if let path = now.partialPath, now.done || (!wholeFile && Self.size(of: path) >= Self.startBytes) {
+            if let path = now.partialPath, now.done || bytes.map({ Self.size(of: path) >= $0 }) == true {
                 return path
             }
             usleep(20_000)

@@ -15,10 +15,6 @@ struct FFmpegDecoderTests {
         try AudioDecoders.open(path: try AudioFixtures.shared.url(kind).path)
     }
 
-    static func samples(_ data: Data) -> [Int16] {
-        data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    }
-
     /// The whole file: exactly the `ffmpeg` command's decoding, at the stream's own rate and
     /// channels. The `ffmpeg` command does not apply the end of an MP4's edit list: it also plays
     /// the encoder's padding after the last sample (up to one AAC frame, 1024 samples), which
@@ -79,31 +75,12 @@ struct FFmpegDecoderTests {
         }
         #expect(heard.count == wanted)
         #expect(decoder.position == 15 * rate)
-        let ours = Self.samples(heard)
-        let reference = Self.samples(try AudioFixtures.reference(try AudioFixtures.shared.url(kind)))
-        let start = 10 * rate * channels
-        // A window a second in, where the decoder has settled, placed against the reference.
-        let window = ours[(rate * channels)..<(rate * channels + 512)]
-        let reach = rate / 50
-        let offsets = (-reach...reach).min { a, b in
-            Self.distance(window, reference, at: start + rate * channels + a * channels)
-                < Self.distance(window, reference, at: start + rate * channels + b * channels)
-        }!
-        #expect(offsets == 0, "\(kind): the seek landed \(offsets) frames off")
-        let differences = zip(ours, reference[start..<(start + ours.count)]).map { abs(Int($0) - Int($1)) }
+        let reference = try AudioFixtures.reference(try AudioFixtures.shared.url(kind))
+        let (offset, largest) = PCMComparison.alignment(
+            of: heard, in: reference, startingAt: 10 * rate, channels: channels, sampleRate: rate, reach: rate / 50)
+        #expect(offset == 0, "\(kind): the seek landed \(offset) frames off")
         let tolerance = kind == .flac || kind == .vorbis || kind == .alac ? 0 : 8
-        #expect(differences.max()! <= tolerance, "\(kind): \(differences.max()!) steps off")
-    }
-
-    private static func distance(_ window: ArraySlice<Int16>, _ reference: [Int16], at start: Int) -> Int {
-        guard start >= 0, start + window.count <= reference.count else { return .max }
-        return window.withUnsafeBufferPointer { window in
-            reference.withUnsafeBufferPointer { reference in
-                var sum = 0
-                for index in 0..<window.count { sum += abs(Int(window[index]) - Int(reference[start + index])) }
-                return sum
-            }
-        }
+        #expect(largest <= tolerance, "\(kind): \(largest) steps off")
     }
 
     /// Played while it downloads: the same PCM as the complete file, the length of an MP4 known

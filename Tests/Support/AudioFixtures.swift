@@ -30,6 +30,8 @@ public final class AudioFixtures: Sendable {
         case brokenPage = "broken-page.opus"
         /// `aacIndexFirst` whose sample entry claims a codec no decoder knows ('zzzz').
         case unknownCodec = "unknown-codec.m4a"
+        /// A stream of a single MPEG-1 Layer II frame: 24 ms at 48 kHz, mono.
+        case singleFrameMP2 = "single-frame.mp2"
 
         /// The formats that play.
         public static let playable: [Kind] = [.aacIndexLast, .aacIndexFirst, .aacMono22k, .adts, .opus, .vorbis, .flac, .alac]
@@ -57,12 +59,15 @@ public final class AudioFixtures: Sendable {
     private let directory: URL
     private let made = Mutex<Set<String>>([])
 
+    /// One directory for every test process on the machine, named after the ffmpeg that fills it
+    /// (a static is never deinitialized, so a directory per process would stay behind): each
+    /// file is made once, by the first process to want it, and renamed into place whole.
     private init() {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("podcli-audio-fixtures-\(getpid())")
+        let stamp = (try? FileManager.default.attributesOfItem(atPath: Self.ffmpeg.path)[.modificationDate] as? Date)
+            .map { Int($0.timeIntervalSince1970) } ?? 0
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("podcli-audio-fixtures-\(stamp)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// The file of `kind`, made on first use.
     public func url(_ kind: Kind) throws -> URL {
@@ -88,6 +93,8 @@ public final class AudioFixtures: Sendable {
             case .truncated:
                 let whole = try Data(contentsOf: input)
                 try whole.prefix(whole.count / 2).write(to: output)
+            case .singleFrameMP2:
+                try run(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "0.024", "-c:a", "mp2", output.path])
             case .videoOnly:
                 try run(["-f", "lavfi", "-i", "testsrc=size=64x64:rate=10", "-t", "1", "-c:v", "mpeg4", output.path])
             case .encrypted:
@@ -143,7 +150,11 @@ public final class AudioFixtures: Sendable {
         let file = directory.appendingPathComponent(name)
         try made.withLock { made in
             guard !made.contains(name) else { return }
-            let partial = directory.appendingPathComponent("." + name + ".part." + file.pathExtension)
+            if FileManager.default.fileExists(atPath: file.path) {
+                made.insert(name)
+                return
+            }
+            let partial = directory.appendingPathComponent(".\(getpid()).\(name).part.\(file.pathExtension)")
             try body(partial)
             _ = rename(partial.path, file.path)
             made.insert(name)
