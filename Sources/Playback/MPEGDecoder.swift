@@ -83,8 +83,11 @@ public final class MPEGDecoder: AudioDecoder {
         guard let handle = mpg123_new(nil, &error) else {
             throw .cannotOpen(path: path, reason: String(cString: mpg123_plain_strerror(error)))
         }
-        // Quiet: libmpg123 would print its warnings to stderr. Gapless is on by default.
-        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue), 0)
+        // Quiet: libmpg123 would print its warnings to stderr. Gapless is on by default. An ID3v2
+        // tag is skipped, not parsed: parsing keeps the whole tag in memory, a 100 MB picture
+        // and all, twice (this handle and the scan's); `EmbeddedPicture` reads what it needs.
+        let flags = MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
+        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0)
         if !readAhead { mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_NO_READAHEAD.rawValue), 0) }
         if file.isGrowing {
             // The end of a growing file is not its end: never look there (for an ID3v1 tag or
