@@ -72,7 +72,12 @@ final class PlaySession {
         defer { display.finish() }
 
         let device = AudioDevice(name: deviceName)
-        device.onOpen = { [self] output in watchJacks(of: output) }
+        device.onOpen = { [self] output in
+            watchJacks(of: output)
+            if let alsa = output as? ALSAOutput, alsa.resamples {
+                display.note("The device '\(alsa.deviceName)' cannot play \(alsa.format.sampleRate) Hz: ALSA resamples it")
+            }
+        }
         var playing = Playing(engine: engine, remaining: limit, device: device)
         var index = 0
         var startAt = start

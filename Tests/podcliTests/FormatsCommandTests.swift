@@ -188,4 +188,49 @@ struct FormatsCommandTests {
         #expect(heard.count == 1152 * 2)
         #expect(heard == reference.prefix(heard.count))
     }
+
+    /// PCM goes out at the stream's own rate (above: each capture is at its file's rate); a
+    /// device that refuses the rate (here a `plug` whose slave takes 48 kHz only) gets ALSA's
+    /// resampling, and the session says so.
+    @Test func aDeviceThatRefusesTheRateResamplesAndSaysSo() throws {
+        let library = try PlayCommandTests.Library()
+        let id = try Self.download(.aacMono22k, in: library)
+        let alsaHome = try TemporaryDirectory(prefix: "podcli-alsa")
+        try alsaHome.write(
+            """
+            pcm.podcli_48k_only {
+                type plug
+                slave {
+                    pcm { type file slave.pcm "null" file "\(library.captures.path)/only48k_%r_%c.raw" format "raw" }
+                    rate 48000
+                }
+            }
+
+            """, to: ".asoundrc")
+        let play = try library.t.run(["play", id, "--device", "podcli_48k_only"], environment: ["HOME": alsaHome.path])
+        #expect(play.status == 0, "\(play)")
+        #expect(play.stdout.contains("The device 'podcli_48k_only' cannot play 22050 Hz: ALSA resamples it\n"), "\(play)")
+        let heard = try library.captured("only48k", rate: 48_000, channels: 1)
+        #expect(abs(heard.count / 2 - 20 * 48_000) < 48_000 / 10, "\(heard.count / 2) frames")
+        // A device that takes the rate plays it as it is, and says nothing.
+        let plain = try library.play([id, "--from", "0"])
+        #expect(!plain.stdout.contains("resamples"))
+    }
+
+    /// The queue goes from format to format (the device reopened for each rate), each exactly.
+    @Test func theQueuePlaysOneFormatAfterAnother() throws {
+        let library = try PlayCommandTests.Library()
+        let kinds: [Kind] = [.flac, .opus, .aacMono22k]
+        let ids = try kinds.map { try Self.download($0, in: library) }
+        let mp3 = try library.download(PlayCommandTests.stereo)
+        #expect(try library.t.run(["queue", "add"] + ids).status == 0)
+        let play = try library.play([mp3])
+        #expect(play.status == 0, "\(play)")
+        #expect(try library.captured(rate: 48_000, channels: 2) == (try Self.expected(.opus)))
+        #expect(try library.captured(rate: 22_050, channels: 1) == (try Self.expected(.aacMono22k)))
+        // The MP3 and the FLAC file after it share 44.1 kHz stereo: the device stays open.
+        let shared = try PlayCommandTests.reference(PlayCommandTests.stereo) + (try Self.expected(.flac))
+        #expect(try library.captured(rate: 44_100, channels: 2) == shared)
+        #expect(try library.t.run(["queue", "ls"]).stdout == "The queue is empty.\n")
+    }
 }
