@@ -258,7 +258,10 @@ struct PlayerTests {
             limit: nil)
         let pausedWhileWaiting = GrowingFileDecoderTests.Writer()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { commands.post(.pause) }
+        // The rest arrives once the pause has been seen (however busy the machine), not at a
+        // fixed time that a loaded machine could pass before the pause is taken.
         DispatchQueue.global().asyncAfter(deadline: .now() + 1.0) {
+            _ = waitUntil(timeout: 20) { pausedWhileWaiting.isDone }
             let handle = FileHandle(forWritingAtPath: path)!
             handle.seekToEndOfFile()
             handle.write(source.dropFirst(24_000))
