@@ -5,8 +5,9 @@ let package = Package(
     name: "podcli",
     products: [
         .executable(name: "podcli", targets: ["podcli"]),
-        // For the fuzzing package in fuzz/, which builds the parser with libFuzzer.
+        // For the fuzzing package in fuzz/, which builds the parsers with libFuzzer.
         .library(name: "Feeds", targets: ["Feeds"]),
+        .library(name: "AudioFormats", targets: ["AudioFormats"]),
     ],
     targets: [
         // C modules: thin headers (and shims for what Swift cannot call) over Debian's libraries.
@@ -23,6 +24,8 @@ let package = Package(
         .target(name: "CMPRIS", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CNotify", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CGD"),
+        // FFmpeg's headers only: its libraries are loaded (dlopen) when first needed.
+        .target(name: "CFFmpeg"),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -38,9 +41,11 @@ let package = Package(
             plugins: ["EmbedMigrations"]),
         // Threads that stop when asked and are joined: every thread a command starts ends before it returns.
         .target(name: "Threads", dependencies: ["CSystem"]),
-        .target(name: "Downloads", dependencies: ["CCurl", "CSystem", "Digest", "Strings", "Threads"]),
+        // What a file is from its bytes: the audio sniffer, container checks, embedded pictures.
+        .target(name: "AudioFormats"),
+        .target(name: "Downloads", dependencies: ["AudioFormats", "CCurl", "CSystem", "Digest", "Strings", "Threads"]),
         .target(name: "Feeds", dependencies: ["CXML", "CXMLShim", "Strings"]),
-        .target(name: "Playback", dependencies: ["CMPG123", "CALSA"]),
+        .target(name: "Playback", dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA"]),
         .target(name: "Terminal", dependencies: ["CSystem"]),
         .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA", "Threads"]),
         .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS", "Threads"]),
@@ -49,7 +54,8 @@ let package = Package(
         .executableTarget(
             name: "podcli",
             dependencies: [
-                "Arguments", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal", "AudioSession", "RemoteControl",
+                "Arguments", "AudioFormats", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal",
+                "AudioSession", "RemoteControl",
                 "DesktopNotifications",
                 "Artwork", "Threads",
             ]),
@@ -62,9 +68,11 @@ let package = Package(
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         // CSQLite: a test holds locks with a bare connection, as another process would.
         .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest", "CSQLite"]),
+        .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "TestSupport"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport", "Threads"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
+        // CMPG123: libmpg123's own picture reader is the reference for the embedded pictures of the corpus.
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "AudioFormats", "CMPG123", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "TestSupport"]),

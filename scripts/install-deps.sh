@@ -24,6 +24,11 @@ packages=(
     python3-dbus python3-gi
     # libgd crops and scales the artwork (PNG, JPEG, GIF, WebP in; JPEG out)
     libgd-dev
+    # FFmpeg decodes every format that is not MPEG audio (AAC/M4A, Opus, Vorbis, FLAC, ALAC):
+    # Sources/CFFmpeg loads libavformat, libavcodec and libswresample with dlopen, compiling
+    # against their headers. The ffmpeg command makes the tests' fixtures, is their reference
+    # decode, and is bench/formats.sh's peer.
+    libavformat-dev libavcodec-dev libavutil-dev libswresample-dev ffmpeg
     # bench/playback.sh: sox synthesizes an hour of sound, lame encodes it (CBR and VBR);
     # GNU time measures CPU and peak RSS
     sox lame time

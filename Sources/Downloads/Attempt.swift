@@ -1,3 +1,5 @@
+import AudioFormats
+
 /// One HTTP exchange of a download: it decides, as the response arrives, whether the body
 /// continues the partial file, replaces it, or must be refused. Receives libcurl's callbacks
 /// through `Transfer`.
@@ -26,7 +28,8 @@ final class Attempt: TransferSink {
     /// A 416 answer's body is not content; it is skipped.
     private(set) var discardingBody = false
     private(set) var expectedSize: Int?
-    private var sniffed = false
+    /// What the body's first bytes say it is, once they have been looked at.
+    private(set) var container: AudioContainer?
 
     init(
         file: PartialFile, guardrail: Guardrail, rateLimiter: RateLimiter?, effectiveURL: @escaping () -> String,
@@ -112,13 +115,15 @@ final class Attempt: TransferSink {
     }
 
     private func sniffIfReady(final: Bool) -> Bool {
-        guard !sniffed, final || file.head.count >= AudioSniffer.windowSize else { return true }
-        sniffed = true
-        if case .notAudio(let reason) = AudioSniffer.verdict(file.head) {
-            stop = .notAudio(reason)
+        guard container == nil, final || file.head.count >= AudioSniffer.windowSize else { return true }
+        switch AudioSniffer.verdict(file.head) {
+        case .audio(let sniffed):
+            container = sniffed
+            return true
+        case .notAudio(let what):
+            stop = .notAudio(what)
             return false
         }
-        return true
     }
 
     private func fail(_ error: DownloadError) -> Bool {

@@ -19,6 +19,9 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case network(code: Int32, message: String, url: String, attempts: Int)
     /// The body is not audio; nothing was kept.
     case notAudio(url: String, reason: String)
+    /// The body is audio that cannot be played (cut short, no audio track, encrypted, a codec
+    /// podcli lacks, a damaged page); nothing was kept.
+    case unplayable(url: String, reason: String)
     /// An image longer than podcli takes as artwork.
     case imageTooLarge(url: String, limit: Int)
     /// Writing the file failed (full disk, quota, file size limit, permissions).
@@ -53,6 +56,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
             return "could not download \(url): \(message)" + Self.tries(attempts)
         case .notAudio(let url, let reason):
             return "\(url) is not audio (\(reason)); nothing was kept"
+        case .unplayable(let url, let reason):
+            return "\(url) cannot be played: \(reason); nothing was kept"
         case .imageTooLarge(let url, let limit):
             return "\(url) is larger than \(limit / (1024 * 1024)) MiB, more than podcli takes as artwork"
         case .storage(let path, let code):

@@ -1,3 +1,4 @@
+import AudioFormats
 import CCurl
 import Threads
 
@@ -54,7 +55,7 @@ public enum DownloadEvent: Sendable {
 ///
 /// Resumes with a Range request (and If-Range, so a changed file starts over cleanly); retries
 /// connection errors, timeouts, 408, 429 and 5xx with exponential backoff and jitter, honouring
-/// Retry-After; refuses bodies that are not MPEG audio and deletes them.
+/// Retry-After; refuses bodies that are not audio, and audio that cannot be played, and deletes them.
 public final class Downloader {
     private let policy: DownloadPolicy
     private let transfer: Transfer
@@ -190,11 +191,42 @@ public final class Downloader {
         }
         guard let partialName = file.name else { return .restart }
         let sha256 = try file.finish()
+        let container = try check(file, url: url)
+        let served = attempt.discardingBody ? nil : attempt.headers.mediaType
         return .complete(
             DownloadResult(
                 partialName: partialName, fileName: String(partialName.dropLast(".part".count)), size: file.size,
-                sha256: sha256, contentType: attempt.discardingBody ? nil : attempt.headers.mediaType,
+                sha256: sha256, contentType: Self.recordedType(served: served, sniffed: container),
                 finalURL: result.effectiveURL))
+    }
+
+    /// What the complete file is, from its first bytes and its structure: a body that is not
+    /// audio, or audio that cannot be played, is deleted.
+    private func check(_ file: PartialFile, url: String) throws(DownloadError) -> AudioContainer {
+        switch AudioSniffer.verdict(file.head) {
+        case .notAudio(let what):
+            file.delete()
+            throw .notAudio(url: url, reason: what)
+        case .audio(let container):
+            guard let path = file.path, let bytes = FileBytes(path: path),
+                let problem = AudioFileCheck.problem(in: bytes, container: container)
+            else { return container }
+            file.delete()
+            throw .unplayable(url: url, reason: problem)
+        }
+    }
+
+    /// The content type recorded with the file: the server's when it names what the file is,
+    /// else (`application/octet-stream`, none, a wrong one, a bare `audio/ogg`) the sniffed one,
+    /// so `list` and `show` can say what each file is.
+    static func recordedType(served: String?, sniffed: AudioContainer) -> String {
+        guard let served, let claimed = AudioContainer(mediaType: served) else { return sniffed.mediaType }
+        switch (claimed, sniffed) {
+        case (.mpeg(let said), .mpeg(let found)) where said == found || (said == nil && found == 3): return served
+        case (.mp4, .mp4), (.adts, .adts), (.flac, .flac): return served
+        case (.ogg(let said), .ogg(let found)) where said == found: return served
+        default: return sniffed.mediaType
+        }
     }
 
 }

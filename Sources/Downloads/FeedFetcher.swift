@@ -1,3 +1,4 @@
+import AudioFormats
 import CCurl
 
 /// A conditional GET of a feed.
@@ -181,7 +182,7 @@ final class FeedExchange: TransferSink {
         let type = headers.mediaType ?? ""
         let head = Array(firstBytes.prefix(AudioSniffer.windowSize))
         if type.hasPrefix("audio/") || type.hasPrefix("video/")
-            || (!AudioSniffer.looksLikeMarkup(head) && AudioSniffer.verdict(head) == .audio)
+            || (!AudioSniffer.looksLikeMarkup(head) && AudioSniffer.verdict(head).isAudio)
         {
             stop = .audio
             return false

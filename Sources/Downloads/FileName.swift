@@ -1,3 +1,4 @@
+import AudioFormats
 import FoundationEssentials
 import Strings
 
@@ -18,7 +19,9 @@ enum FileName {
         let candidate = disposition ?? URLComponents(string: url)?.path.split(separator: "/").last.map(String.init)
         var name = sanitize(candidate?.removingPercentEscapes() ?? candidate ?? "")
         if name.isEmpty { return fallback }
-        if !name.contains("."), mediaType == "audio/mpeg" { name += ".mp3" }
+        if !name.contains("."), let container = mediaType.flatMap(AudioContainer.init(mediaType:)) {
+            name += "." + container.fileExtension
+        }
         return name
     }
 

@@ -1,3 +1,4 @@
+import AudioFormats
 import CSystem
 import Digest
 

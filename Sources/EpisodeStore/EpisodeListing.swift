@@ -20,6 +20,8 @@ public struct EpisodeListing: Equatable, Sendable {
     public let isKept: Bool
     public let removedAt: Int?
     public let lastError: String?
+    /// What its audio is said to be, for the FORMAT column.
+    public let mediaTypeHint: MediaTypeHint
 
     /// What a listing selects from `episodes` joined to `feeds` and to `playback_state` as
     /// `playback` (`joins`), in the order `init(row:)` reads.
@@ -27,7 +29,8 @@ public struct EpisodeListing: Equatable, Sendable {
         episodes.id, episodes.uuid, episodes.feed_id, feeds.title, episodes.title, episodes.source_url,
         episodes.state, episodes.sort_date, episodes.published_at, episodes.duration_ms,
         (SELECT sum(size) FROM files WHERE episode_id = episodes.id), coalesce(playback.played, 0),
-        coalesce(playback.position_ms, 0), episodes.is_new, episodes.kept, episodes.removed_at, episodes.last_error
+        coalesce(playback.position_ms, 0), episodes.is_new, episodes.kept, episodes.removed_at, episodes.last_error,
+        (SELECT content_type FROM files WHERE episode_id = episodes.id ORDER BY id LIMIT 1), episodes.enclosure_type
         """
 
     /// The joins `columns` reads beside `episodes`; a query that starts from `playback_state`
@@ -53,5 +56,6 @@ public struct EpisodeListing: Equatable, Sendable {
         isKept = row.int(14) == 1
         removedAt = row.int(15).map(Int.init)
         lastError = row.string(16)
+        mediaTypeHint = MediaTypeHint(fileType: row.string(17), enclosureType: row.string(18), sourceURL: sourceURL)
     }
 }

@@ -61,10 +61,12 @@ private enum Tag {
     case contentEncoded, dcDate, mediaContent, mediaGroup, pscChapters, pscChapter
     case unknown
 
-    init(_ name: XMLName) {
+    /// - Parameter plainIsAtom: names without a namespace are Atom's (a `<feed>` root that
+    ///   declares none: feedparser reads such a document as Atom, and so does podcli).
+    init(_ name: XMLName, plainIsAtom: Bool = false) {
         let local = name.local
         switch name.namespace {
-        case .none: self = Self.plain[local] ?? .unknown
+        case .none: self = (plainIsAtom ? Self.atom[local] : Self.plain[local]) ?? .unknown
         case .atom: self = Self.atom[local] ?? .unknown
         case .itunes: self = Self.itunes[local] ?? .unknown
         case .podcast: self = Self.podcast[local] ?? .unknown
@@ -156,6 +158,8 @@ private struct DocumentBuilder {
     private var stack: [Node] = []
     private var rootName: String?
     private var rootNode: Node?
+    /// The root is a `<feed>` in no namespace: its unqualified children are read as Atom's.
+    private var plainIsAtom = false
     private var document = FeedDocument()
     private var item: ItemDraft?
     /// The field the text being gathered belongs to, and the depth of its element.
@@ -189,7 +193,8 @@ private struct DocumentBuilder {
         guard let parent = stack.last else {
             rootName = name.local
             let tag = tag(of: name)
-            rootNode = tag == .rss ? .rssRoot : tag == .atomFeed ? .atomFeed : .skipped
+            plainIsAtom = name.namespace == .none && name.local == "feed"
+            rootNode = tag == .rss ? .rssRoot : tag == .atomFeed || plainIsAtom ? .atomFeed : .skipped
             stack.append(rootNode!)
             return false
         }
@@ -248,7 +253,7 @@ private struct DocumentBuilder {
         // answers almost every element without hashing.
         let slot = Int(bitPattern: UInt(bitPattern: key.pointer)) >> 3 & (recentTags.count - 1)
         if let recent = recentTags[slot], recent.key == key { return recent.tag }
-        let tag = tags[key] ?? Tag(name)
+        let tag = tags[key] ?? Tag(name, plainIsAtom: plainIsAtom)
         tags[key] = tag
         recentTags[slot] = (key, tag)
         return tag

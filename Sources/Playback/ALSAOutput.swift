@@ -14,6 +14,8 @@ public final class ALSAOutput: AudioOutput {
     public let format: AudioFormat
     /// The sound card the device plays on, when it is one (not for `null`, `pulse`, files).
     public let card: Int?
+    /// The device refused the stream's rate: ALSA resamples it.
+    public let resamples: Bool
     private let pcm: OpaquePointer
     private let canPause: Bool
     /// True while `snd_pcm_pause` holds the buffer (so `resume` must release it).
@@ -38,9 +40,15 @@ public final class ALSAOutput: AudioOutput {
             if opened == -EBUSY { throw .busy(name: device) }
             throw .noDevice(name: device, reason: Self.reason(opened))
         }
-        let configured = snd_pcm_set_params(
-            handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(format.channels),
-            UInt32(format.sampleRate), 1, Self.latencyMicroseconds)
+        // The stream's own rate; only a device that refuses it gets ALSA's resampling (plug).
+        func configure(resampling: Int32) -> Int32 {
+            snd_pcm_set_params(
+                handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(format.channels),
+                UInt32(format.sampleRate), resampling, Self.latencyMicroseconds)
+        }
+        var configured = configure(resampling: 0)
+        resamples = configured != 0 && configure(resampling: 1) == 0
+        if resamples { configured = 0 }
         guard configured == 0 else {
             snd_pcm_close(handle)
             throw .unsupportedFormat(name: device, format: format, reason: Self.reason(configured))

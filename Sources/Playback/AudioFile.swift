@@ -2,7 +2,8 @@
     import Glibc
 #endif
 
-/// A file as libmpg123 reads it, through its replaceable reader.
+/// A file as libmpg123 reads it (through its replaceable reader) and FFmpeg (through an
+/// `AVIOContext`, see `FFmpegDemuxer`).
 ///
 /// Buffered: libmpg123 reads each frame's header and then its body, two system calls per frame
 /// (a quarter of a million for an hour of audio) without a buffer. And, for a file another
@@ -45,6 +46,9 @@ final class AudioFile: @unchecked Sendable {
         var status = stat()
         return fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
     }
+
+    /// Where the next read starts.
+    var offset: Int { bufferOffset + cursor }
 
     /// Bytes that can be read without waiting, below which a growing file is starved.
     static let readAhead = 16 * 1024

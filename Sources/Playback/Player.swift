@@ -19,7 +19,7 @@ public struct PlayerStatus: Equatable, Sendable {
 /// carries out the commands that arrived. One thread, one loop, read top to bottom (as mpv's
 /// `run_playloop`): commands → stop? → paused? → decode → write → report.
 public final class Player {
-    private let decoder: Decoder
+    private let decoder: any AudioDecoder
     private let device: AudioDevice
     private let commands: CommandQueue
     public private(set) var engine: PlaybackEngine
@@ -60,7 +60,7 @@ public final class Player {
     /// - Parameters:
     ///   - engine: carries the volume over from the previous episode.
     ///   - limit: frames to play before stopping with `.limitReached`; nil plays to the end.
-    public init(decoder: Decoder, device: AudioDevice, commands: CommandQueue, engine: PlaybackEngine, limit: Int?) {
+    public init(decoder: any AudioDecoder, device: AudioDevice, commands: CommandQueue, engine: PlaybackEngine, limit: Int?) {
         self.decoder = decoder
         self.device = device
         self.commands = commands

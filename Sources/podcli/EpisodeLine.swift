@@ -18,6 +18,8 @@ struct EpisodeLine: Encodable {
     let publishedAt: Int?
     let duration: Double?
     let size: Int?
+    /// The audio format: MP3, M4A, AAC, Opus, Vorbis, FLAC (see `EpisodeFormat`).
+    let format: String?
     let url: String
     /// Kept from sync's retention (`podcli keep`).
     let kept: Bool
@@ -25,7 +27,7 @@ struct EpisodeLine: Encodable {
     let error: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, uuid, feed, title, state, status, new, played, position, duration, size, url, kept, error
+        case id, uuid, feed, title, state, status, new, played, position, duration, size, format, url, kept, error
         case feedID = "feed_id"
         case publishedAt = "published_at"
     }
@@ -43,6 +45,7 @@ struct EpisodeLine: Encodable {
         publishedAt = listing.publishedAt
         duration = listing.durationMilliseconds.map { Double($0) / 1000 }
         size = listing.fileSize
+        format = EpisodeFormat.name(listing.mediaTypeHint)
         url = listing.sourceURL
         kept = listing.isKept
         error = listing.state == .failed ? listing.lastError : nil

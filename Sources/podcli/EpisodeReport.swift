@@ -13,6 +13,8 @@ struct EpisodeReport: Encodable {
     /// Absolute path of the downloaded file, or null.
     let path: String?
     let size: Int?
+    /// The audio format: MP3, M4A, AAC, Opus, Vorbis, FLAC (see `EpisodeFormat`).
+    let format: String?
     let sha256: String?
     /// Octal string, e.g. "0600".
     let mode: String?
@@ -46,7 +48,7 @@ struct EpisodeReport: Encodable {
     let persons: [Person]
 
     enum CodingKeys: String, CodingKey {
-        case id, uuid, title, state, url, path, size, sha256, mode, protection, position, played
+        case id, uuid, title, state, url, path, size, format, sha256, mode, protection, position, played
         case feed, guid, duration, link, description, episode, season, new, chapters, transcripts, persons
         case chaptersURL = "chapters_url"
         case feedID = "feed_id"
@@ -70,6 +72,7 @@ struct EpisodeReport: Encodable {
         url = episode.sourceURL
         path = file.map(library.path(of:))
         size = file?.size
+        format = EpisodeFormat.name(try library.mediaTypeHints(of: [episode.id])[episode.id])
         sha256 = file?.sha256
         mode = file.map { octal($0.mode) }
         ownerUID = file?.ownerUID
@@ -118,6 +121,7 @@ struct EpisodeReport: Encodable {
             ("State", (state == "new" ? "not downloaded" : state) + (new ? ", new" : "")), ("URL", url),
             ("Protection", protection),
         ]
+        if let format { pairs.append(("Format", format)) }
         if let link { pairs.append(("Link", link)) }
         if let path { pairs.append(("Path", path)) }
         if let size { pairs.append(("Size", "\(Formatting.bytes(size)) (\(size) bytes)")) }

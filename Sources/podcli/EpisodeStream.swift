@@ -1,3 +1,4 @@
+import AudioFormats
 import Downloads
 import EpisodeStore
 import Playback
@@ -24,8 +25,10 @@ final class EpisodeStream: Sendable {
     private let thread: Mutex<ServiceThread?>
 
     /// Bytes on disk before playing starts, unless the download finishes first: enough for
-    /// libmpg123 to find the stream's format past a large ID3 tag.
+    /// libmpg123 to find the stream's format past a large ID3 tag, and FFmpeg an MP4's index.
     static let startBytes = 256 * 1024
+    /// Bytes enough to see an MP4's top-level boxes up to its audio.
+    static let headBytes = 16 * 1024
 
     /// Starts downloading `episode` into the library in `libraryDirectory`. Call it on the main
     /// thread: libcurl is set up here, never on the download's thread (see `CurlLibrary`).
@@ -66,15 +69,25 @@ final class EpisodeStream: Sendable {
 
     /// Waits until enough has arrived to start playing, and opens the file that is arriving; nil
     /// when `stop` (polled while waiting, here and in every read that waits) says to give up.
+    /// An MP4 whose index is at its end cannot start before the end: `note` says it waits.
     /// - Throws: the download's failure, when it fails before that.
-    func openDecoder(stoppingWhen stop: @escaping @Sendable () -> Bool) throws -> Decoder? {
+    func openDecoder(stoppingWhen stop: @escaping @Sendable () -> Bool, note: (String) -> Void) throws
+        -> (any AudioDecoder)?
+    {
+        // The first bytes tell an MP4 whose index comes after its audio: it must arrive whole.
+        guard let head = try waitUntil(Self.headBytes, stoppingWhen: stop) else { return nil }
+        var wanted: Int? = Self.startBytes
+        if !isDone, let bytes = FileBytes(path: head), MP4Layout.indexFollowsAudio(in: bytes) {
+            note("The index of #\(episode.id) is at the end of its file: playing starts once it has downloaded")
+            wanted = nil
+        }
         while true {
-            guard let path = try waitUntilPlayable(stoppingWhen: stop) else { return nil }
+            guard let path = try waitUntil(wanted, stoppingWhen: stop) else { return nil }
             // A read that reaches what has arrived waits for more, unless asked to stop: it then
             // ends the stream early and the player meets the command that stopped it.
             let isComplete: @Sendable () -> Bool = { self.isDone || stop() }
             do {
-                return try Decoder(growingFile: path, isComplete: isComplete)
+                return try AudioDecoders.open(growingFile: path, isComplete: isComplete)
             } catch {
                 // Recorded meanwhile: the partial file was renamed to its final name.
                 guard case .cannotOpen = error, access(path, F_OK) != 0 else { throw error }
@@ -82,11 +95,14 @@ final class EpisodeStream: Sendable {
         }
     }
 
-    private func waitUntilPlayable(stoppingWhen stop: () -> Bool) throws -> String? {
+    /// Waits until `bytes` have arrived (all of them, for nil) and returns the file's path.
+    private func waitUntil(_ bytes: Int?, stoppingWhen stop: () -> Bool) throws -> String? {
         while !stop() {
             let now = progress.withLock { $0 }
             if let failure = now.failure { throw failure }
-            if let path = now.partialPath, now.done || Self.size(of: path) >= Self.startBytes { return path }
+            if let path = now.partialPath, now.done || bytes.map({ Self.size(of: path) >= $0 }) == true {
+                return path
+            }
             usleep(20_000)
         }
         return nil

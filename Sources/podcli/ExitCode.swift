@@ -31,7 +31,7 @@ enum ExitCode: Int32, CaseIterable {
             switch error {
             case .imageTooLarge: self = .badContent
             case .invalidURL: self = .usage
-            case .notAudio, .feedTooLarge, .tooLarge, .tooLong: self = .badContent
+            case .notAudio, .unplayable, .feedTooLarge, .tooLarge, .tooLong: self = .badContent
             case .storage, .lowDiskSpace: self = .storage
             case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .incomplete, .stopped:
                 self = .unavailable
@@ -50,7 +50,8 @@ enum ExitCode: Int32, CaseIterable {
         case let error as DecoderError:
             switch error {
             case .cannotOpen: self = .storage
-            case .notMPEGAudio, .decoding, .seeking: self = .badContent
+            case .libraryMissing: self = .unavailable
+            case .notAudio, .unplayable, .decoding, .seeking: self = .badContent
             }
         case let error as OutputError:
             switch error {

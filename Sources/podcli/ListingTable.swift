@@ -44,19 +44,23 @@ struct ListingTable {
     private mutating func writeSample(bounds: Bounds?, emit: (String) -> Void) {
         let showFeed =
             acrossFeeds && ((bounds?.longestFeedTitle ?? 0) > 0 || sample.contains { $0.feedTitle != nil })
-        let header = ["ID", "DATE", "STATE", "LENGTH", "SIZE"] + (showFeed ? ["FEED"] : []) + ["TITLE"]
+        let header = ["ID", "DATE", "STATE", "LENGTH", "SIZE", "FORMAT"] + (showFeed ? ["FEED"] : []) + ["TITLE"]
         let rows = sample.map { Self.row($0, showFeed: showFeed) }
         var widths = Table.widths(of: [header] + rows)
         if let bounds {
             widths[0] = max(widths[0], "\(bounds.largestID)".count)
             widths[2] = max(widths[2], Self.longestStatus)
-            if showFeed { widths[5] = max(widths[5], bounds.longestFeedTitle) }
+            widths[5] = max(widths[5], Self.longestFormat)
+            if showFeed { widths[6] = max(widths[6], bounds.longestFeedTitle) }
         }
         layout = (showFeed, widths)
         emit(Table.line(header, widths: widths))
         for row in rows { emit(Table.line(row, widths: widths)) }
         sample = []
     }
+
+    /// "Vorbis", the longest name the FORMAT column shows.
+    private static let longestFormat = EpisodeFormat.longestName
 
     /// "downloading", the longest word the STATE column shows.
     private static let longestStatus = EpisodeState.allCases.map(\.rawValue.count).max() ?? 0
@@ -66,7 +70,7 @@ struct ListingTable {
         var row = [
             "\(line.id)", Formatting.day(listing.sortDate), line.status,
             line.duration.map { Formatting.duration(seconds: Int($0)) } ?? "-",
-            line.size.map(Formatting.bytes) ?? "-",
+            line.size.map(Formatting.bytes) ?? "-", line.format ?? "-",
         ]
         if showFeed { row.append(line.feed ?? "-") }
         row.append(line.title + (line.error.map { "  (download failed: \($0))" } ?? ""))

@@ -82,7 +82,12 @@ final class PlaySession {
         defer { display.finish() }
 
         let device = AudioDevice(name: deviceName)
-        device.onOpen = { [self] output in watchJacks(of: output) }
+        device.onOpen = { [self] output in
+            watchJacks(of: output)
+            if let alsa = output as? ALSAOutput, alsa.resamples {
+                display.note("The device '\(alsa.deviceName)' cannot play \(alsa.format.sampleRate) Hz: ALSA resamples it")
+            }
+        }
         var playing = Playing(engine: engine, remaining: limit, device: device)
         var index = 0
         var startAt = start
@@ -162,14 +167,19 @@ final class PlaySession {
 
     /// A decoder for the episode's file; for an episode not downloaded, a stream, opened once
     /// enough has arrived (nil when a stop command came first).
-    private func open(_ episode: Episode) throws -> (Decoder, EpisodeStream?)? {
-        if let file = try library.files(of: episode).first { return (try Decoder(path: library.path(of: file)), nil) }
+    private func open(_ episode: Episode) throws -> (any AudioDecoder, EpisodeStream?)? {
+        if let file = try library.files(of: episode).first {
+            return (try AudioDecoders.open(path: library.path(of: file)), nil)
+        }
         // One download per episode for the whole session (going back to it with `p` must not
         // start a second one); a failed one is tried again.
         let stream = try streams[episode.id].flatMap { $0.failure == nil ? $0 : nil } ?? stream(episode)
         streams[episode.id] = stream
         let commands = commands
-        return try stream.openDecoder(stoppingWhen: { commands.isStopPending }).map { ($0, stream) }
+        let display = display
+        return try stream.openDecoder(stoppingWhen: { commands.isStopPending }, note: { display.note($0) }).map {
+            ($0, stream)
+        }
     }
 
     /// Downloads started by this session, by episode.
@@ -268,7 +278,7 @@ final class PlaySession {
 
     /// Where to start: `requested`, else where the episode was left (the start once played, or
     /// when it was left at its very end).
-    private func startFrame(of episode: Episode, decoder: Decoder, requested: Double?) throws -> Int {
+    private func startFrame(of episode: Episode, decoder: any AudioDecoder, requested: Double?) throws -> Int {
         let length = decoder.frameCount
         if let requested {
             let frame = Int((requested * Double(decoder.format.sampleRate)).rounded())

@@ -230,7 +230,7 @@ import Threads
         let (path, _) = try source("disguised.mp3")
         try Data("<!DOCTYPE html><html><body>Log in to the Wi-Fi</body></html>".utf8)
             .write(to: server.root.appendingPathComponent(String(path.dropFirst("/files/".count))))
-        #expect(throws: DownloadError.notAudio(url: server.url(path), reason: "an HTML or XML page")) {
+        #expect(throws: DownloadError.notAudio(url: server.url(path), reason: "an HTML page")) {
             try download(path)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty)

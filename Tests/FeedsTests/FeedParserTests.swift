@@ -159,6 +159,26 @@ import Testing
         #expect(feed.items[1].published == 1_704_412_800)
     }
 
+    /// A root `<feed>` that declares no namespace (feedparser reads it as Atom) is Atom, names
+    /// and all; other XML without a namespace is still not a feed.
+    @Test func anAtomFeedWithoutItsNamespaceIsReadAsAtom() throws {
+        let feed = try parse(
+            """
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed><title>Bare Atom</title><author><name>Bo</name></author>
+              <entry><title>One</title><id>urn:uuid:9</id><published>2024-01-02T00:00:00Z</published>
+                <link rel="enclosure" href="media/one.m4a" length="42" type="audio/x-m4a"/></entry>
+            </feed>
+            """)
+        #expect(feed.title == "Bare Atom")
+        #expect(feed.author == "Bo")
+        #expect(feed.items.count == 1)
+        #expect(feed.items[0].guid == "urn:uuid:9")
+        #expect(feed.items[0].published == 1_704_153_600)
+        #expect(feed.items[0].enclosure == Enclosure(url: "https://example.com/podcast/media/one.m4a", length: 42, type: "audio/x-m4a"))
+        #expect(throws: FeedError.notAFeed(root: "catalog")) { try parse("<catalog><title>x</title></catalog>") }
+    }
+
     @Test func prefersAnAudioEnclosureAndFallsBackToMediaRSS() throws {
         let feed = try parse(
             rss(

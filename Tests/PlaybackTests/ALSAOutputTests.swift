@@ -86,7 +86,7 @@ struct ALSAOutputTests {
     /// command at once: its writes wait for room a few milliseconds at a time, not until the
     /// device moves again.
     @Test func aPlayerOnAStalledDeviceStillTakesItsCommands() throws {
-        let decoder = try Decoder(path: fixture("tone-44k-stereo.mp3").path)
+        let decoder = try MPEGDecoder(path: fixture("tone-44k-stereo.mp3").path)
         let configuration = configuration
         let commands = CommandQueue()
         let player = Player(

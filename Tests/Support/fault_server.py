@@ -362,6 +362,11 @@ class Handler(BaseHTTPRequestHandler):
         ext = os.path.splitext(full)[1].lower()
         ctype = {
             ".mp3": "audio/mpeg",
+            ".m4a": "audio/mp4",
+            ".aac": "audio/aac",
+            ".opus": "audio/ogg",
+            ".ogg": "audio/ogg",
+            ".flac": "audio/flac",
             ".xml": "application/rss+xml",
             ".rss": "application/rss+xml",
             ".html": "text/html",

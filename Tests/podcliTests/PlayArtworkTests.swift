@@ -79,7 +79,8 @@ struct PlayArtworkTests {
     /// returns it (nil when none came within 5 s); `inspect` looks on while it is paused.
     @discardableResult
     func artwork(
-        ofPlaying id: String, environment extra: [String: String] = [:], inspect: (String) throws -> Void = { _ in }
+        ofPlaying id: String, environment extra: [String: String] = [:], inspect: (String) throws -> Void = { _ in },
+        player: (Int32) throws -> Void = { _ in }
     ) throws -> String? {
         let process = try RunningProcess(
             executable: t.podcli.executableURL,
@@ -94,8 +95,9 @@ struct PlayArtworkTests {
             return artwork != nil
         }
         if let artwork { try inspect(artwork) }
+        try player(process.pid)
         // The image was decoded by a `render-artwork` child: the player never loaded libgd.
-        let maps = try String(contentsOfFile: "/proc/\(process.pid)/maps", encoding: .utf8)
+        let maps = try ProcessMaps.read(process.pid)
         #expect(!maps.contains("libgd"))
         #expect(try t.run(["stop"]).status == 0)
         #expect(try process.waitUntilExit().status == 0)
@@ -171,5 +173,22 @@ struct PlayArtworkTests {
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(try library.captured() == (try PlayCommandTests.reference(PlayCommandTests.stereo)))
         #expect(!FileManager.default.fileExists(atPath: try expectedPath(of: id)))
+    }
+
+    /// Issue 14: an embedded picture is capped as a fetched image is (10 MiB). A 100 MB front
+    /// cover is passed over unread (reading the whole tag made the player's peak memory 233 MB):
+    /// the small back cover after it is the artwork, and the player's peak stays that of any.
+    @Test func aHundredMegabytePictureIsPassedOverWithoutRaisingThePlayersMemory() throws {
+        let huge = ID3Tag.Picture(type: 3, data: Data(repeating: 0x5A, count: 100_000_000))
+        let back = ID3Tag.Picture(type: 4, data: TestImage.centredSquare(width: 120, height: 90))
+        let id = try download(try Self.tone(with: [huge, back]))
+        var peak = 0
+        let path = try artwork(ofPlaying: id, player: { pid in
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            peak = Int(status.firstMatch(of: /VmHWM:\s+(\d+) kB/)?.1 ?? "") ?? 0
+        })
+        #expect(path != nil)
+        #expect(try inspect(#require(path)).width == 90)
+        #expect(peak > 0 && peak < 80_000, "peak RSS \(peak) kB")
     }
 }

@@ -73,8 +73,8 @@ import Testing
         // An episode fetched by its URL is dated by when it was fetched (local time).
         let expected = [before, Self.today()].map { day in
             """
-            ID  DATE        STATE       LENGTH  SIZE     TITLE
-            1   \(day)  downloaded  -       2.0 KiB  listed
+            ID  DATE        STATE       LENGTH  SIZE     FORMAT  TITLE
+            1   \(day)  downloaded  -       2.0 KiB  MP3     listed
 
             """
         }

@@ -4,33 +4,6 @@ import CMPG123
     import Glibc
 #endif
 
-/// The PCM a decoder produces: interleaved signed 16-bit samples in native byte order.
-public struct AudioFormat: Equatable, Sendable {
-    public let sampleRate: Int
-    public let channels: Int
-
-    /// Bytes in one PCM frame (one sample of every channel).
-    public var bytesPerFrame: Int { channels * 2 }
-}
-
-/// Why a file could not be decoded, worded so a user can act on it.
-public enum DecoderError: Error, Equatable, Sendable, CustomStringConvertible {
-    case cannotOpen(path: String, reason: String)
-    /// No MPEG audio stream was found in the file.
-    case notMPEGAudio(path: String)
-    case decoding(path: String, reason: String)
-    case seeking(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .cannotOpen(let path, let reason): return "cannot open \(path): \(reason)"
-        case .notMPEGAudio(let path): return "\(path) is not MPEG audio (MP1, MP2 or MP3)"
-        case .decoding(let path, let reason): return "cannot decode \(path): \(reason)"
-        case .seeking(let path, let reason): return "cannot seek in \(path): \(reason)"
-        }
-    }
-}
-
 /// One owner of an `mpg123_handle`: decodes an MPEG audio file (MP1, MP2, MP3) to 16-bit PCM,
 /// with gapless trimming (LAME/Info headers) and sample-exact seeking.
 ///
@@ -38,7 +11,7 @@ public enum DecoderError: Error, Equatable, Sendable, CustomStringConvertible {
 /// tens of milliseconds for an hour), so the duration is exact for CBR and VBR alike, with a
 /// Xing/Info/VBRI header or without. Every seek lands on the sample asked for. Corrupt frames are skipped: libmpg123 resyncs. Not `Sendable`: one decoder,
 /// one thread.
-public final class Decoder {
+public final class MPEGDecoder: AudioDecoder {
     public let path: String
     public let format: AudioFormat
     private let handle: OpaquePointer
@@ -46,11 +19,12 @@ public final class Decoder {
     private let file: AudioFile
     /// PCM frames in the file, after gapless trimming; nil when there is no telling (a stream).
     public let frameCount: Int?
+    /// Opened without libmpg123's read-ahead (see `openAnyway`): a stream of a single frame.
+    private let singleFrame: Bool
 
     public init(path: String) throws(DecoderError) {
         self.path = path
-        file = try AudioFile(path: path)
-        (handle, format) = try Self.open(file)
+        (file, handle, format, singleFrame) = try Self.openAnyway(path: path, isComplete: nil)
         // A second handle does the scan: a scanned handle seeks back to the start, and after such
         // a seek libmpg123's synthesis can round a rare sample of MPEG-2/2.5 audio one step
         // differently from a fresh start. (An estimate from a VBR file's size can be far off.)
@@ -62,16 +36,33 @@ public final class Decoder {
     /// The length is unknown, and seeks go only as far as what is on disk.
     public init(growingFile path: String, isComplete: @escaping @Sendable () -> Bool) throws(DecoderError) {
         self.path = path
-        file = try AudioFile(path: path, isComplete: isComplete)
-        (handle, format) = try Self.open(file)
+        (file, handle, format, singleFrame) = try Self.openAnyway(path: path, isComplete: isComplete)
         frameCount = nil
+    }
+
+    /// Opens `path`; when libmpg123 finds no format, tries again without its read-ahead. It
+    /// trusts a frame header only once it has read the next one, so a stream of a single frame
+    /// (a 24 ms MP2 file) has no format at all ("a one-frame stream?") unless told not to look.
+    /// Only then: the read-ahead is what resyncs reliably past junk in front of the audio.
+    private static func openAnyway(path: String, isComplete: (@Sendable () -> Bool)?) throws(DecoderError)
+        -> (AudioFile, OpaquePointer, AudioFormat, singleFrame: Bool)
+    {
+        let file = try AudioFile(path: path, isComplete: isComplete)
+        do {
+            let (handle, format) = try open(file)
+            return (file, handle, format, false)
+        } catch {
+            guard case .notAudio = error else { throw error }
+            let again = try AudioFile(path: path, isComplete: isComplete)
+            let (handle, format) = try open(again, readAhead: false)
+            return (again, handle, format, true)
+        }
     }
 
     /// The length a scan of `path` finds, on a handle of its own.
     private static func scannedLength(of path: String) -> Int? {
-        guard let file = try? AudioFile(path: path) else { return nil }
+        guard let (file, scanner, _, _) = try? openAnyway(path: path, isComplete: nil) else { return nil }
         return withExtendedLifetime(file) {
-            guard let scanner = try? open(file).handle else { return nil }
             defer {
                 mpg123_close(scanner)
                 mpg123_delete(scanner)
@@ -84,14 +75,20 @@ public final class Decoder {
 
     /// A handle reading `file` from the start, giving 16-bit PCM at the stream's own rate and
     /// channels (what ALSA and `mpg123 -s` take).
-    private static func open(_ file: AudioFile) throws(DecoderError) -> (handle: OpaquePointer, format: AudioFormat) {
+    private static func open(_ file: AudioFile, readAhead: Bool = true) throws(DecoderError)
+        -> (handle: OpaquePointer, format: AudioFormat)
+    {
         let path = file.path
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
             throw .cannotOpen(path: path, reason: String(cString: mpg123_plain_strerror(error)))
         }
-        // Quiet: libmpg123 would print its warnings to stderr. Gapless is on by default.
-        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue), 0)
+        // Quiet: libmpg123 would print its warnings to stderr. Gapless is on by default. An ID3v2
+        // tag is skipped, not parsed: parsing keeps the whole tag in memory, a 100 MB picture
+        // and all, twice (this handle and the scan's); `EmbeddedPicture` reads what it needs.
+        let flags = MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
+        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0)
+        if !readAhead { mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_NO_READAHEAD.rawValue), 0) }
         if file.isGrowing {
             // The end of a growing file is not its end: never look there (for an ID3v1 tag or
             // the length), but still allow seeks within what has arrived.
@@ -111,7 +108,7 @@ public final class Decoder {
         else {
             mpg123_close(handle)
             mpg123_delete(handle)
-            throw .notMPEGAudio(path: path)
+            throw .notAudio(path: path, what: "no MPEG audio frame could be decoded")
         }
         mpg123_format_none(handle)
         mpg123_format(handle, rate, channels, Int32(MPG123_ENC_SIGNED_16.rawValue))
@@ -123,12 +120,9 @@ public final class Decoder {
         mpg123_delete(handle)
     }
 
-    /// True while a file still arriving has too little beyond what was decoded for the next read
-    /// not to wait for the network.
     public var isWaitingForData: Bool { file.isStarved }
 
-    /// The furthest frame a seek may go to: the end, or for a file still arriving, about as far
-    /// as its bytes on disk reach (the bytes beyond the current MPEG frame, at its size).
+    /// For a file still arriving: the bytes beyond the current MPEG frame, at its size.
     public var seekableFrames: Int? {
         guard file.isGrowing else { return frameCount }
         let position = max(0, mpg123_tell(handle))
@@ -141,10 +135,6 @@ public final class Decoder {
         return position + max(0, framesAhead) * Int(mpg123_spf(handle))
     }
 
-    /// The length in seconds, if known.
-    public var duration: Double? { frameCount.map { Double($0) / Double(format.sampleRate) } }
-
-    /// The PCM frame the next `read` starts at.
     public var position: Int { pendingSeek ?? max(0, mpg123_tell(handle)) }
 
     /// A seek asked for and not made yet. libmpg123 (1.31) decodes wrongly after two seeks with
@@ -173,7 +163,8 @@ public final class Decoder {
                 return total
             default:
                 // Hand over what was decoded before the bad frame; the next read meets the error.
-                if total > 0 { return total }
+                // Without read-ahead, libmpg123 ends a stream with an error, not MPG123_DONE.
+                if total > 0 || singleFrame { return total }
                 throw .decoding(path: path, reason: String(cString: mpg123_strerror(handle)))
             }
         }

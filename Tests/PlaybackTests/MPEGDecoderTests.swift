@@ -8,9 +8,9 @@ import Testing
 
 /// Real libmpg123 on real MP3s, compared sample for sample with Debian's `mpg123 -s` (the same
 /// library's command-line player writing raw 16-bit PCM).
-@Suite struct DecoderTests {
+@Suite struct MPEGDecoderTests {
     /// Everything a decoder produces from where it stands to the end.
-    static func decodeRest(_ decoder: Decoder) throws -> Data {
+    static func decodeRest(_ decoder: any AudioDecoder) throws -> Data {
         var pcm = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -35,7 +35,7 @@ import Testing
     @Test(.requires(mpg123Present, "mpg123 is not installed"))
     func decodesExactlyWhatMpg123DecodesInStereo() throws {
         let path = fixture("tone-44k-stereo.mp3").path
-        let decoder = try Decoder(path: path)
+        let decoder = try MPEGDecoder(path: path)
         let pcm = try Self.decodeRest(decoder)
         #expect(pcm == (try Self.reference(path)))
         #expect(decoder.frameCount == pcm.count / decoder.format.bytesPerFrame)
@@ -44,7 +44,7 @@ import Testing
     @Test(.requires(mpg123Present, "mpg123 is not installed"))
     func decodesExactlyWhatMpg123DecodesInMono() throws {
         let path = fixture("noise-22k-mono.mp3").path
-        #expect(try Self.decodeRest(try Decoder(path: path)) == (try Self.reference(path)))
+        #expect(try Self.decodeRest(try MPEGDecoder(path: path)) == (try Self.reference(path)))
     }
 
     /// After a seek, libmpg123's synthesis window starts afresh, and in MPEG-2/2.5 (one granule per
@@ -53,8 +53,8 @@ import Testing
     @Test(arguments: [1_000, 30_000])
     func aSeekInMPEG2AudioIsWithinOneStepOfAPlayThrough(frame: Int) throws {
         let path = fixture("noise-22k-mono.mp3").path
-        let whole = Self.samples(try Self.decodeRest(try Decoder(path: path)))
-        let decoder = try Decoder(path: path)
+        let whole = Self.samples(try Self.decodeRest(try MPEGDecoder(path: path)))
+        let decoder = try MPEGDecoder(path: path)
         decoder.seek(toFrame: frame)
         let rest = Self.samples(try Self.decodeRest(decoder))
         #expect(rest.count == whole.count - frame)
@@ -68,20 +68,20 @@ import Testing
     }
 
     @Test func knowsTheFormatAndTheExactDuration() throws {
-        let stereo = try Decoder(path: fixture("tone-44k-stereo.mp3").path)
+        let stereo = try MPEGDecoder(path: fixture("tone-44k-stereo.mp3").path)
         #expect(stereo.format == AudioFormat(sampleRate: 44_100, channels: 2))
         // 3 s of sound, encoded by LAME with an Info header: gapless trimming gives it back exactly.
         #expect(stereo.frameCount == 132_300)
         #expect(stereo.duration == 3)
-        let mono = try Decoder(path: fixture("noise-22k-mono.mp3").path)
+        let mono = try MPEGDecoder(path: fixture("noise-22k-mono.mp3").path)
         #expect(mono.format == AudioFormat(sampleRate: 22_050, channels: 1))
     }
 
     @Test(arguments: [0, 1, 1_152, 44_100, 100_000, 132_299])
     func aSeekLandsOnTheExactSampleOfAPlayThrough(frame: Int) throws {
         let path = fixture("tone-44k-stereo.mp3").path
-        let whole = try Self.decodeRest(try Decoder(path: path))
-        let decoder = try Decoder(path: path)
+        let whole = try Self.decodeRest(try MPEGDecoder(path: path))
+        let decoder = try MPEGDecoder(path: path)
         decoder.seek(toFrame: frame)
         #expect(decoder.position == frame)
         let rest = try Self.decodeRest(decoder)
@@ -95,7 +95,7 @@ import Testing
         arguments: ["vbr-noheader-16k.mp3", "jfk-speech-128k.mp3", "sonata-id3v22-160k.mp3", "bladeenc-mono.mp3"])
     func theScanFindsTheExactLength(_ file: String) throws {
         let path = CorpusPlaybackTests.corpus.appendingPathComponent(file).path
-        let decoder = try Decoder(path: path)
+        let decoder = try MPEGDecoder(path: path)
         let decoded = try Self.reference(path).count / decoder.format.bytesPerFrame
         #expect(decoder.frameCount == decoded)
     }
@@ -105,8 +105,8 @@ import Testing
     @Test(arguments: [[20_480, 17_480], [5_000, 3_000], [100_000, 50_000, 70_000]])
     func seeksInARowLandWhereTheLastOneSays(_ frames: [Int]) throws {
         let path = fixture("tone-44k-stereo.mp3").path
-        let whole = try Self.decodeRest(try Decoder(path: path))
-        let decoder = try Decoder(path: path)
+        let whole = try Self.decodeRest(try MPEGDecoder(path: path))
+        let decoder = try MPEGDecoder(path: path)
         for frame in frames { decoder.seek(toFrame: frame) }
         #expect(decoder.position == frames.last)
         #expect(try Self.decodeRest(decoder) == whole.dropFirst(frames.last! * 4))
@@ -114,12 +114,16 @@ import Testing
 
     @Test func aFileThatIsNotMPEGAudioIsSaidSo() throws {
         let path = fixture("not-audio.html").path
-        #expect(throws: DecoderError.notMPEGAudio(path: path)) { try Decoder(path: path) }
-        #expect(DecoderError.notMPEGAudio(path: "x.html").description == "x.html is not MPEG audio (MP1, MP2 or MP3)")
+        #expect(throws: DecoderError.notAudio(path: path, what: "no MPEG audio frame could be decoded")) {
+            try MPEGDecoder(path: path)
+        }
+        // Opened by what it is, it is said for what it is.
+        #expect(throws: DecoderError.notAudio(path: path, what: "an HTML page")) { try AudioDecoders.open(path: path) }
+        #expect(DecoderError.notAudio(path: "x.html", what: "an HTML page").description == "x.html is not audio (an HTML page)")
     }
 
     @Test func aMissingFileCannotBeOpened() {
-        #expect(throws: DecoderError.self) { try Decoder(path: "/nonexistent/episode.mp3") }
+        #expect(throws: DecoderError.self) { try MPEGDecoder(path: "/nonexistent/episode.mp3") }
     }
 }
 
@@ -130,7 +134,7 @@ import Testing
         var isDone: Bool { done.withLock { $0 } }
     }
 
-    @Test(.requires(DecoderTests.mpg123Present, "mpg123 is not installed"))
+    @Test(.requires(MPEGDecoderTests.mpg123Present, "mpg123 is not installed"))
     func aFileIsDecodedAsItArrivesAndEndsOnlyWhenTheWriterIsDone() throws {
         let source = try Data(contentsOf: fixture("tone-44k-stereo.mp3"))
         let directory = try TemporaryDirectory()
@@ -138,7 +142,7 @@ import Testing
         let firstPart = source.count / 5
         try source.prefix(firstPart).write(to: URL(fileURLWithPath: path))
         let writer = Writer()
-        let decoder = try Decoder(growingFile: path, isComplete: { writer.isDone })
+        let decoder = try MPEGDecoder(growingFile: path, isComplete: { writer.isDone })
         #expect(decoder.frameCount == nil)
         let seekableEarly = try #require(decoder.seekableFrames)
         #expect(seekableEarly < 132_300 / 2)
@@ -155,7 +159,7 @@ import Testing
             writer.done.withLock { $0 = true }
         }
         #expect(
-            try DecoderTests.decodeRest(decoder) == (try DecoderTests.reference(fixture("tone-44k-stereo.mp3").path)))
+            try MPEGDecoderTests.decodeRest(decoder) == (try MPEGDecoderTests.reference(fixture("tone-44k-stereo.mp3").path)))
         #expect(writer.isDone)
     }
 
@@ -164,7 +168,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.appending("episode.mp3.part").path
         try source.prefix(source.count / 2).write(to: URL(fileURLWithPath: path))
-        let decoder = try Decoder(growingFile: path, isComplete: { true })
+        let decoder = try MPEGDecoder(growingFile: path, isComplete: { true })
         var buffer = [UInt8](repeating: 0, count: 4_096 * 4)
         _ = try buffer.withUnsafeMutableBytes { try decoder.read(into: $0) }
         let seekable = try #require(decoder.seekableFrames)

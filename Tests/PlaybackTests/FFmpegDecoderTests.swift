@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Playback
+
+/// Real FFmpeg (libavformat, libavcodec, libswresample, loaded on first use) on files Debian's
+/// `ffmpeg` made, compared with what the `ffmpeg` command itself decodes.
+@Suite(.enabled(if: AudioFixtures.unavailableReason == nil, "ffmpeg is not installed"))
+struct FFmpegDecoderTests {
+    typealias Kind = AudioFixtures.Kind
+
+    static func open(_ kind: Kind) throws -> any AudioDecoder {
+        try AudioDecoders.open(path: try AudioFixtures.shared.url(kind).path)
+    }
+
+    /// The whole file: exactly the `ffmpeg` command's decoding, at the stream's own rate and
+    /// channels. The `ffmpeg` command does not apply the end of an MP4's edit list: it also plays
+    /// the encoder's padding after the last sample (up to one AAC frame, 1024 samples), which
+    /// podcli trims, as it trims an MP3's (and as the priming at the start both trim).
+    @Test(arguments: Kind.playable)
+    func decodesWhatTheFfmpegCommandDecodes(_ kind: Kind) throws {
+        let decoder = try Self.open(kind)
+        #expect(decoder is FFmpegDecoder)
+        #expect(decoder.format == AudioFormat(sampleRate: kind.sampleRate, channels: kind.channels))
+        let pcm = try MPEGDecoderTests.decodeRest(decoder)
+        let reference = try AudioFixtures.reference(try AudioFixtures.shared.url(kind))
+        let bytesPerFrame = decoder.format.bytesPerFrame
+        #expect(decoder.frameCount == pcm.count / bytesPerFrame)
+        switch kind {
+        case .aacIndexLast, .aacIndexFirst, .aacMono22k:
+            #expect(pcm == reference.prefix(pcm.count))
+            #expect(pcm.count < reference.count && reference.count - pcm.count < 1024 * bytesPerFrame)
+        default:
+            #expect(pcm == reference)
+        }
+    }
+
+    /// The source is 20 s long: an MP4's edit list, an Ogg stream's last granule (less Opus's
+    /// pre-skip) and FLAC's stream information say so to the frame. Raw AAC has no such
+    /// record: its length is what its frames decode to, whole 1024-sample frames.
+    @Test(arguments: Kind.playable)
+    func theLengthIsExactToTheFrame(_ kind: Kind) throws {
+        let decoder = try Self.open(kind)
+        let length = try #require(decoder.frameCount)
+        if kind == .adts {
+            #expect(length % 1024 == 0 && abs(length - 20 * kind.sampleRate) < 2048)
+        } else {
+            #expect(length == AudioFixtures.seconds * kind.sampleRate)
+        }
+    }
+
+    /// `--from 10 --for 5`: a seek lands on the frame asked for (the alignment with the
+    /// `ffmpeg` command's decoding is sought within ±20 ms and must be 0, so within 10 ms holds
+    /// with room), and what follows is the play-through's to the last bit for FLAC and Vorbis
+    /// and within a few steps of 32,768 for AAC and Opus, whose decoders start afresh.
+    @Test(arguments: Kind.playable)
+    func aSeekLandsOnTheFrameAskedFor(_ kind: Kind) throws {
+        let decoder = try Self.open(kind)
+        let rate = decoder.format.sampleRate
+        let channels = decoder.format.channels
+        decoder.seek(toFrame: 10 * rate)
+        #expect(decoder.position == 10 * rate)
+        let wanted = 5 * rate * decoder.format.bytesPerFrame
+        var buffer = [UInt8](repeating: 0, count: wanted)
+        var heard = Data()
+        while heard.count < wanted {
+            let left = wanted - heard.count
+            let count = try buffer.withUnsafeMutableBytes {
+                try decoder.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<left]))
+            }
+            guard count > 0 else { break }
+            heard.append(contentsOf: buffer[..<count])
+        }
+        #expect(heard.count == wanted)
+        #expect(decoder.position == 15 * rate)
+        let reference = try AudioFixtures.reference(try AudioFixtures.shared.url(kind))
+        let (offset, largest) = PCMComparison.alignment(
+            of: heard, in: reference, startingAt: 10 * rate, channels: channels, sampleRate: rate, reach: rate / 50)
+        #expect(offset == 0, "\(kind): the seek landed \(offset) frames off")
+        let tolerance = kind == .flac || kind == .vorbis || kind == .alac ? 0 : 8
+        #expect(largest <= tolerance, "\(kind): \(largest) steps off")
+    }
+
+    /// Played while it downloads: the same PCM as the complete file, the length of an MP4 known
+    /// from its index before the end arrives, seeks only as far as what is on disk.
+    @Test(arguments: [Kind.aacIndexFirst, .opus, .flac])
+    func aFileIsDecodedAsItArrives(_ kind: Kind) throws {
+        let source = try Data(contentsOf: AudioFixtures.shared.url(kind))
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("episode.part").path
+        let firstPart = max(16 * 1024, source.count / 5)
+        try source.prefix(firstPart).write(to: URL(fileURLWithPath: path))
+        let writer = GrowingFileDecoderTests.Writer()
+        let rest = source.dropFirst(firstPart)
+        // The rest arrives while the decoder opens (FFmpeg may read ahead to learn the stream)
+        // and plays: about 1.6 MB/s.
+        DispatchQueue.global().async {
+            let handle = FileHandle(forWritingAtPath: path)!
+            handle.seekToEndOfFile()
+            for start in stride(from: rest.startIndex, to: rest.endIndex, by: 16 * 1024) {
+                Thread.sleep(forTimeInterval: 0.01)
+                handle.write(rest[start..<min(start + 16 * 1024, rest.endIndex)])
+            }
+            handle.closeFile()
+            writer.done.withLock { $0 = true }
+        }
+        let decoder = try AudioDecoders.open(growingFile: path, isComplete: { writer.isDone })
+        #expect(decoder.frameCount == (kind == .aacIndexFirst ? 20 * kind.sampleRate : nil))
+        if !writer.isDone {
+            let seekable = try #require(decoder.seekableFrames)
+            #expect(seekable < 20 * kind.sampleRate, "\(kind): \(seekable)")
+        }
+        let whole = try MPEGDecoderTests.decodeRest(try Self.open(kind))
+        #expect(try MPEGDecoderTests.decodeRest(decoder) == whole)
+        #expect(writer.isDone)
+    }
+
+    @Test func aFileWithNoAudioIsSaidSo() throws {
+        let video = try AudioFixtures.shared.url(.videoOnly).path
+        #expect(throws: DecoderError.unplayable(path: video, reason: "it has no audio track")) {
+            try AudioDecoders.open(path: video)
+        }
+    }
+}

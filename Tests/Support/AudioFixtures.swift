@@ -1,0 +1,170 @@
+import Foundation
+import Synchronization
+
+/// Audio in every format podcli plays, made at test time by Debian's `ffmpeg` from a source it
+/// synthesizes (a 20 s chirp in each channel: never periodic, so a misplaced seek cannot match
+/// by chance), once per test process; and `ffmpeg`'s own decoding of a file, the reference the
+/// tests compare podcli's output with.
+public final class AudioFixtures: Sendable {
+    public enum Kind: String, CaseIterable, Sendable {
+        /// AAC-LC in M4A as ffmpeg writes it: the index (`moov`) after the audio.
+        case aacIndexLast = "aac-index-last.m4a"
+        /// AAC-LC in M4A, index first (`-movflags +faststart`).
+        case aacIndexFirst = "aac-index-first.m4a"
+        /// Mono, 22.05 kHz AAC-LC in M4A.
+        case aacMono22k = "aac-mono-22k.m4a"
+        /// Raw AAC in ADTS frames.
+        case adts = "adts.aac"
+        case opus = "opus.opus"
+        case vorbis = "vorbis.ogg"
+        case flac = "flac.flac"
+        case alac = "alac.m4a"
+        // Broken ones.
+        /// The first half of `aacIndexFirst`.
+        case truncated = "truncated.m4a"
+        /// One second of MPEG-4 video and no audio.
+        case videoOnly = "video-only.mp4"
+        /// AAC encrypted with CENC (AES-CTR), as DRM'd stores sell it.
+        case encrypted = "encrypted.m4a"
+        /// `opus` with one byte of a page in the middle flipped.
+        case brokenPage = "broken-page.opus"
+        /// `aacIndexFirst` whose sample entry claims a codec no decoder knows ('zzzz').
+        case unknownCodec = "unknown-codec.m4a"
+        /// A stream of a single MPEG-1 Layer II frame: 24 ms at 48 kHz, mono.
+        case singleFrameMP2 = "single-frame.mp2"
+
+        /// The formats that play.
+        public static let playable: [Kind] = [.aacIndexLast, .aacIndexFirst, .aacMono22k, .adts, .opus, .vorbis, .flac, .alac]
+        public static let broken: [Kind] = [.truncated, .videoOnly, .encrypted, .brokenPage, .unknownCodec]
+
+        /// Rate and channels of the decoded PCM.
+        public var sampleRate: Int { self == .aacMono22k ? 22_050 : self == .opus || self == .brokenPage ? 48_000 : 44_100 }
+        public var channels: Int { self == .aacMono22k ? 1 : 2 }
+    }
+
+    public static let ffmpeg = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+
+    /// Why the fixtures cannot be made here; nil when they can, and always nil in CI, where a
+    /// missing ffmpeg must fail the tests rather than skip them.
+    public static var unavailableReason: String? {
+        if ProcessInfo.processInfo.environment["CI"] == "true" { return nil }
+        return FileManager.default.isExecutableFile(atPath: ffmpeg.path) ? nil : "ffmpeg is not installed"
+    }
+
+    public static let shared = AudioFixtures()
+
+    /// Seconds of the source.
+    public static let seconds = 20
+
+    private let directory: URL
+    private let made = Mutex<Set<String>>([])
+
+    /// One directory for every test process on the machine, named after the ffmpeg that fills it
+    /// (a static is never deinitialized, so a directory per process would stay behind): each
+    /// file is made once, by the first process to want it, and renamed into place whole.
+    private init() {
+        let stamp = (try? FileManager.default.attributesOfItem(atPath: Self.ffmpeg.path)[.modificationDate] as? Date)
+            .map { Int($0.timeIntervalSince1970) } ?? 0
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("podcli-audio-fixtures-\(stamp)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The file of `kind`, made on first use.
+    public func url(_ kind: Kind) throws -> URL {
+        // What it is made from, made first (not under the lock `make` holds).
+        let input: URL
+        switch kind {
+        case .truncated, .unknownCodec: input = try url(.aacIndexFirst)
+        case .brokenPage: input = try url(.opus)
+        case .aacMono22k: input = try source(mono: true)
+        default: input = try source()
+        }
+        return try make(kind.rawValue) { output in
+            func encode(_ options: [String]) throws { try run(["-i", input.path] + options + [output.path]) }
+            switch kind {
+            case .aacIndexLast: try encode(["-c:a", "aac", "-b:a", "64k"])
+            case .aacIndexFirst: try encode(["-c:a", "aac", "-b:a", "64k", "-movflags", "+faststart"])
+            case .aacMono22k: try encode(["-c:a", "aac", "-b:a", "32k"])
+            case .adts: try encode(["-c:a", "aac", "-b:a", "64k", "-f", "adts"])
+            case .opus: try encode(["-c:a", "libopus", "-b:a", "48k"])
+            case .vorbis: try encode(["-c:a", "libvorbis", "-q:a", "3"])
+            case .flac: try encode(["-c:a", "flac"])
+            case .alac: try encode(["-c:a", "alac"])
+            case .truncated:
+                let whole = try Data(contentsOf: input)
+                try whole.prefix(whole.count / 2).write(to: output)
+            case .singleFrameMP2:
+                try run(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "0.024", "-c:a", "mp2", output.path])
+            case .videoOnly:
+                try run(["-f", "lavfi", "-i", "testsrc=size=64x64:rate=10", "-t", "1", "-c:v", "mpeg4", output.path])
+            case .encrypted:
+                try encode(
+                    [
+                        "-c:a", "aac", "-encryption_scheme", "cenc-aes-ctr", "-encryption_key",
+                        "76a6c65c5ea762046bd749a2e632ccbb", "-encryption_kid", "a7e61c373e219033c21091fa607bf3b8",
+                    ])
+            case .brokenPage:
+                var bytes = [UInt8](try Data(contentsOf: input))
+                bytes[bytes.count / 2] ^= 0xFF
+                try Data(bytes).write(to: output)
+            case .unknownCodec:
+                var bytes = [UInt8](try Data(contentsOf: input))
+                let entry = try Self.find(Array("mp4a".utf8), in: bytes)
+                bytes.replaceSubrange(entry..<(entry + 4), with: Array("zzzz".utf8))
+                try Data(bytes).write(to: output)
+            }
+        }
+    }
+
+    /// What `ffmpeg -i FILE -f s16le -acodec pcm_s16le -` decodes: the reference.
+    public static func reference(_ file: URL) throws -> Data {
+        let result = try RunningProcess(
+            executable: ffmpeg, arguments: ["-v", "error", "-i", file.path, "-f", "s16le", "-acodec", "pcm_s16le", "-"],
+            environment: ProcessInfo.processInfo.environment
+        ).waitUntilExit()
+        guard result.status == 0 else { throw TestSupportError("ffmpeg could not decode \(file.path): \(result)") }
+        return result.stdoutData
+    }
+
+    /// The source: a chirp in each channel, 44.1 kHz stereo or 22.05 kHz mono, as WAV.
+    public func source(mono: Bool = false) throws -> URL {
+        try make(mono ? "source-mono.wav" : "source.wav") { output in
+            let left = "0.4*sin(2*PI*(200*t+30*t*t))"
+            let right = "0.4*sin(2*PI*(300*t+20*t*t))"
+            let expression = mono ? "aevalsrc=\(left):s=22050:d=\(Self.seconds)"
+                : "aevalsrc=\(left)|\(right):s=44100:d=\(Self.seconds)"
+            try run(["-f", "lavfi", "-i", expression, "-c:a", "pcm_s16le", output.path])
+        }
+    }
+
+    private func run(_ arguments: [String]) throws {
+        let result = try RunningProcess(
+            executable: Self.ffmpeg, arguments: ["-v", "error", "-nostdin", "-y"] + arguments,
+            environment: ProcessInfo.processInfo.environment
+        ).waitUntilExit(timeout: 120)
+        guard result.status == 0 else { throw TestSupportError("ffmpeg \(arguments) failed: \(result)") }
+    }
+
+    /// Makes `name` once (tests run in parallel: the first to ask makes it, under the lock).
+    private func make(_ name: String, _ body: (URL) throws -> Void) throws -> URL {
+        let file = directory.appendingPathComponent(name)
+        try made.withLock { made in
+            guard !made.contains(name) else { return }
+            if FileManager.default.fileExists(atPath: file.path) {
+                made.insert(name)
+                return
+            }
+            let partial = directory.appendingPathComponent(".\(getpid()).\(name).part.\(file.pathExtension)")
+            try body(partial)
+            _ = rename(partial.path, file.path)
+            made.insert(name)
+        }
+        return file
+    }
+
+    private static func find(_ needle: [UInt8], in bytes: [UInt8]) throws -> Int {
+        guard let index = (0...(bytes.count - needle.count)).first(where: { bytes[$0..<($0 + needle.count)].elementsEqual(needle) })
+        else { throw TestSupportError("no \(needle) in the file") }
+        return index
+    }
+}
