@@ -51,13 +51,19 @@ let package = Package(
         .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS", "Threads"]),
         .target(name: "DesktopNotifications", dependencies: ["CNotify"]),
         .target(name: "Artwork", dependencies: ["CGD"]),
+        // The application layer: subscriptions, episodes, sync, the play session, configuration,
+        // notices. No command line in it: the executable holds the commands and their output.
+        .target(
+            name: "PodcliKit",
+            dependencies: [
+                "AudioFormats", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal",
+                "AudioSession", "RemoteControl", "DesktopNotifications", "Threads", "CSystem",
+            ]),
         .executableTarget(
             name: "podcli",
             dependencies: [
-                "Arguments", "AudioFormats", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal",
-                "AudioSession", "RemoteControl",
-                "DesktopNotifications",
-                "Artwork", "Threads",
+                "Arguments", "PodcliKit", "AudioFormats", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings",
+                "Terminal", "RemoteControl", "DesktopNotifications", "Artwork",
             ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
@@ -78,6 +84,7 @@ let package = Package(
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "TestSupport"]),
         .testTarget(name: "DesktopNotificationsTests", dependencies: ["DesktopNotifications", "TestSupport"]),
         .testTarget(name: "ArtworkTests", dependencies: ["Artwork", "TestSupport"]),
+        .testTarget(name: "PodcliKitTests", dependencies: ["PodcliKit", "TestSupport"]),
         .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport"]),
     ]
 )

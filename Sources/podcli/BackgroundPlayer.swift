@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcliKit
 import RemoteControl
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Arguments
+import PodcliKit
 
 /// A podcli subcommand: declared once as data (`spec`, from which parsing and `--help` come),
 /// then run with what was parsed.

@@ -1,6 +1,7 @@
 import Arguments
 import Downloads
 import EpisodeStore
+import PodcliKit
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +22,7 @@ final class Context {
         self.output = Output(quiet: arguments[GlobalOptions.quiet], stderrIsTerminal: isatty(2) == 1)
     }
 
-    lazy var directories: Result<DataDirectory, CommandFailure> = Result { () throws(CommandFailure) in
+    lazy var directories: Result<DataDirectory, PodcliError> = Result { () throws(PodcliError) in
         try DataDirectory(home: home, environment: environment)
     }
 

@@ -3,6 +3,7 @@ import Downloads
 import EpisodeStore
 import Feeds
 import Playback
+import PodcliKit
 import RemoteControl
 
 /// The exit codes scripts can rely on, in the spirit of sysexits(3). Documented in the README.
@@ -65,6 +66,16 @@ enum ExitCode: Int32, CaseIterable {
             case .socket: self = .storage
             }
         case is NotificationError: self = .unavailable
+        case let error as PodcliError:
+            switch error {
+            case .config, .notPerFeed, .unknownSetting, .invalidSetting, .noHome, .startPastTheEnd: self = .usage
+            case .configNotWritten, .syncLock, .outOfSpace: self = .storage
+            case .servesAudio, .htmlPage: self = .badContent
+            case .unreadableFeed(_, let feedError): self = ExitCode(for: feedError)
+            case .syncRunning: self = .busy
+            case .emptyQueue: self = .notFound
+            case .unplayable(_, let first): self = ExitCode(for: first)
+            }
         case let failure as CommandFailure: self = failure.exitCode
         default: self = .storage
         }
@@ -75,14 +86,4 @@ enum ExitCode: Int32, CaseIterable {
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     let exitCode: ExitCode
-}
-
-extension Error {
-    /// The disk, not the episode, stopped a download: no backoff for the episode, and the
-    /// downloads left would stop the same way.
-    var isOutOfSpace: Bool {
-        if let error = self as? DownloadError { return error.isOutOfSpace }
-        if let error = self as? StoreError { return error.isOutOfSpace }
-        return false
-    }
 }

@@ -1,4 +1,5 @@
 import EpisodeStore
+import PodcliKit
 
 /// `list`'s table, written while the episodes are still being read.
 ///

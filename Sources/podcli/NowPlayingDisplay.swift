@@ -1,5 +1,6 @@
 import EpisodeStore
 import Playback
+import PodcliKit
 import Terminal
 
 #if canImport(Glibc)
@@ -8,11 +9,11 @@ import Terminal
 
 /// Shows what is playing: on a terminal, one now-playing line redrawn in place; otherwise (a
 /// pipe, a log file) one plain line per event.
-final class NowPlayingDisplay {
+final class NowPlayingDisplay: PlayDisplay {
     private let output: Output
     private let isTerminal = isatty(STDOUT_FILENO) == 1
     /// Set when stdout has closed (`podcli play | head -1`): the session then stops, saving.
-    private(set) var stdoutClosed = false
+    private(set) var readerGone = false
     /// True while the now-playing line is on screen (so the next text starts on a clean line).
     private var lineShown = false
 
@@ -55,7 +56,7 @@ final class NowPlayingDisplay {
     }
 
     private func written(_ succeeded: Bool) {
-        if !succeeded { stdoutClosed = true }
+        if !succeeded { readerGone = true }
     }
 
     /// Leaves the terminal on a fresh line.

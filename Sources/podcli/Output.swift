@@ -1,3 +1,5 @@
+import PodcliKit
+
 #if canImport(Glibc)
     import Glibc
 #endif

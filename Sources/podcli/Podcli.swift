@@ -1,4 +1,5 @@
 import Arguments
+import PodcliKit
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcliKit
 
 /// A one-line download progress bar on a terminal: bytes, rate, ETA. Draws nothing when stderr
 /// is not a terminal or under --quiet, so cron mail and pipes stay clean.

@@ -1,3 +1,5 @@
+import PodcliKit
+
 /// Result lines gathered into writes of about 64 KiB: a listing of a million lines is some two
 /// thousand writes, not a million. What was gathered is written when the buffer fills, when
 /// `flush` is called, and never later than the end of the command (`flush` in the caller's

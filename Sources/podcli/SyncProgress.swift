@@ -1,10 +1,11 @@
 import Dispatch
+import PodcliKit
 import Synchronization
 
 /// What `sync` shows while it works. On a terminal (and not --quiet): one status line on stderr,
 /// redrawn at most ten times a second, with each result printed above it. Elsewhere (cron, a pipe):
 /// the result lines only. Safe to call from every worker thread.
-final class SyncProgress: Sendable {
+final class SyncProgress: SyncReporter {
     private struct State {
         var total = 0
         var finished = 0
@@ -26,14 +27,14 @@ final class SyncProgress: Sendable {
     }
 
     /// Downloads are starting.
-    func begin(total: Int) {
+    func downloadsBegin(total: Int) {
         state.withLock {
             $0.total = total
             $0.started = DispatchTime.now().uptimeNanoseconds
         }
     }
 
-    func update(_ id: Int, received: Int, total: Int?) {
+    func downloadProgress(_ id: Int, received: Int, total: Int?) {
         guard live else { return }
         state.withLock { state in
             state.running[id] = (received, total)
@@ -44,7 +45,7 @@ final class SyncProgress: Sendable {
         }
     }
 
-    func done(_ id: Int) {
+    func downloadEnded(_ id: Int) {
         state.withLock { state in
             if let running = state.running.removeValue(forKey: id) { state.startedBytes += running.received }
             state.finished += 1
@@ -52,7 +53,7 @@ final class SyncProgress: Sendable {
     }
 
     /// A result line on stdout, above the status line.
-    func print(_ line: String) {
+    func result(_ line: String) {
         state.withLock { state in
             clear(&state)
             output.print(line)
@@ -61,10 +62,18 @@ final class SyncProgress: Sendable {
     }
 
     /// An error line on stderr (never hidden), above the status line.
-    func error(_ line: String) {
+    func failure(_ line: String) {
         state.withLock { state in
             clear(&state)
             output.error(line)
+        }
+    }
+
+    /// A note on stderr (hidden by --quiet), above the status line.
+    func note(_ line: String) {
+        state.withLock { state in
+            clear(&state)
+            output.note(line)
         }
     }
 

@@ -1,3 +1,5 @@
+import PodcliKit
+
 /// Left-aligned columns separated by two spaces; the last column is not padded.
 struct Table {
     let header: [String]

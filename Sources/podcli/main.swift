@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcliKit
 import Threads
 
 #if canImport(Glibc)

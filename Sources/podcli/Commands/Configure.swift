@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli config get|set|unset|list`: reads and changes the configuration file. A group: its
 /// subcommands do the work.
@@ -19,18 +20,18 @@ enum Configure: Command {
 
     static let key = Positional("key", help: "A setting ('podcli config list' shows them all).")
     static let feed = Option(
-        "feed", valueName: "name", help: "The setting for this feed (its number, URL or a unique part of its title), in its [feed] section.")
+        "feed", valueName: "name",
+        help: "The setting for this feed (its number, URL or a unique part of its title), in its [feed] section.")
 
     /// The setting `arguments` name, and the feed section meant, checked against each other.
     static func setting(_ arguments: ParsedArguments) throws -> (Setting, feed: String?) {
         let name = arguments[key]!
         guard let setting = Setting(rawValue: name) else {
-            throw CommandFailure(
-                description: "unknown setting '\(name)' ('podcli config list' shows them all)", exitCode: .usage)
+            throw PodcliError.unknownSetting(name)
         }
         let feed = arguments[Self.feed]
         if feed != nil && !setting.isPerFeed {
-            throw CommandFailure(description: "\(name) is a setting for every feed, not one feed", exitCode: .usage)
+            throw PodcliError.notPerFeed(setting: name)
         }
         return (setting, feed)
     }
@@ -85,8 +86,7 @@ enum ConfigSet: Command {
         do throws(ConfigValue.Problem) {
             try setting.check(text, inFeedSection: feed != nil)
         } catch {
-            throw CommandFailure(
-                description: "\(setting.rawValue) must be \(error.expected), not '\(text)'", exitCode: .usage)
+            throw PodcliError.invalidSetting(setting: setting.rawValue, value: text, expected: error.expected)
         }
         file.set(setting, to: text, feed: feed)
         try file.write()

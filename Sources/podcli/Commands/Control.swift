@@ -1,6 +1,7 @@
 import Arguments
 import FoundationEssentials
 import Playback
+import PodcliKit
 import RemoteControl
 import Terminal
 

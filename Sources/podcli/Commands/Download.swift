@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli download ID...`: downloads episodes the library lists, named as everywhere an episode
 /// is meant (its number or a unique prefix of its UUID), without copying an enclosure URL out of
@@ -19,8 +20,8 @@ enum Download: Command {
         let episodes = try arguments.values(ids).map { reference throws(StoreError) in
             try library.episode(matching: reference)
         }
-        let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: context.output)
-        try FeedUpdater.forEach(episodes, output: context.output, name: { "#\($0.id) \($0.title)" }) { episode in
+        let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
+        try Reported.forEach(episodes, noun: "episode", output: context.output, name: { "#\($0.id) \($0.title)" }) { episode in
             try Fetch.download(episode, with: fetcher, library: library, output: context.output)
         }
     }

@@ -1,6 +1,7 @@
 import Arguments
 import EpisodeStore
 import Feeds
+import PodcliKit
 
 /// `podcli export`: the subscriptions as OPML 2.0 on stdout.
 enum Export: Command {

@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli feeds`: the subscriptions, with their counts and how their last refresh went.
 enum Feeds: Command {

@@ -3,6 +3,7 @@ import Downloads
 import EpisodeStore
 import Feeds
 import FoundationEssentials
+import PodcliKit
 import Strings
 
 /// `podcli fetch URL`: subscribes to a feed (or refreshes a subscribed one), or downloads an
@@ -65,7 +66,7 @@ enum Fetch: Command {
             (episode, madeHere) = try library.episodeToFetch(
                 sourceURL: url, title: arguments[title] ?? defaultTitle(for: url), protection: updater.protection)
         }
-        let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: output)
+        let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
         do {
             // With --json, stdout holds the JSON alone: the result line goes to stderr.
             try download(episode, with: fetcher, library: library, output: output, resultsOnStderr: arguments[json],
@@ -88,7 +89,7 @@ enum Fetch: Command {
         if episode.state == .downloaded, !(try library.files(of: episode).isEmpty) {
             return result("Already downloaded: #\(episode.id) \(episode.title)")
         }
-        let file = try fetcher.fetch(episode) {
+        let file = try fetcher.fetch(episode, showingProgressOn: output) {
             guard announce else { return }
             output.note("\(episode.state == .new ? "Downloading" : "Resuming") #\(episode.id) \(episode.title)")
         }
@@ -166,10 +167,10 @@ enum Fetch: Command {
             filter.feedID = feed.id
             let waiting = try library.listing(filter).filter { $0.state != .downloaded }
             let chosen = count.limit.map { Array(waiting.prefix($0)) } ?? waiting
-            let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: output)
+            let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
             for listed in chosen {
                 guard let episode = try library.episode(id: listed.id) else { continue }
-                let file = try fetcher.fetch(episode)
+                let file = try fetcher.fetch(episode, showingProgressOn: output)
                 output.print("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size)))")
             }
         }

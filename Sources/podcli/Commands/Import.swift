@@ -1,6 +1,7 @@
 import Arguments
 import EpisodeStore
 import Feeds
+import PodcliKit
 
 /// `podcli import FILE.opml`: subscribes to every feed of an OPML file (refreshing the ones
 /// already subscribed). One failing feed does not stop the others.
@@ -32,7 +33,7 @@ enum Import: Command {
         defer {
             context.output.print("Subscribed to \(Formatting.count(subscribed, "feed")), refreshed \(refreshed)")
         }
-        try FeedUpdater.forEach(outlines, output: context.output, name: \.url) { outline in
+        try Reported.forEach(outlines, output: context.output, name: \.url) { outline in
             let outcome =
                 if let feed = try library.feed(url: outline.url) {
                     try updater.refresh(feed)

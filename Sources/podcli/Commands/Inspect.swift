@@ -2,6 +2,7 @@ import Arguments
 import Downloads
 import Feeds
 import FoundationEssentials
+import PodcliKit
 
 /// `podcli inspect FILE|URL`: reads a feed the way a subscription would, and tells what podcli
 /// finds in it, without recording anything.

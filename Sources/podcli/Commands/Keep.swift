@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli keep ID...` / `podcli unkeep ID...`: episodes sync's retention must never delete.
 enum Keep: Command {

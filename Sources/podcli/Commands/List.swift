@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli list [FEED]`: the episodes podcli knows, newest first, one line each, a page at a time.
 enum List: Command {

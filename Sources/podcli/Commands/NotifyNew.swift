@@ -1,5 +1,6 @@
 import Arguments
 import FoundationEssentials
+import PodcliKit
 
 /// `podcli notify-new --episodes JSON`: the desktop notification a sync posts, from the command
 /// line. Hidden: podcli runs it itself (`NewEpisodesNotice.post` starts it with `--helper`), and
@@ -25,9 +26,10 @@ enum NotifyNew: Command {
         }
         guard let list else { throw UsageError.conflicting("--episodes is required") }
         if arguments[helper] {
-            try NewEpisodesNotice.deliver(list, in: context)
+            try NewEpisodesNotice.deliver(
+                list, controlSocket: try context.directories.get().controlSocket, helpers: Helpers(context: context))
         } else {
-            NewEpisodesNotice.post(list, in: context)
+            NewEpisodesNotice.post(list, environment: context.environment, helpers: Helpers(context: context))
         }
     }
 }

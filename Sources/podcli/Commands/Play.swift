@@ -2,6 +2,7 @@ import Arguments
 import Downloads
 import EpisodeStore
 import Playback
+import PodcliKit
 
 /// `podcli play [ID]`: plays an episode (or the queue) on an ALSA device, from where it was left.
 enum Play: Command {
@@ -51,11 +52,11 @@ enum Play: Command {
         let (playlist, madeHere) = try self.playlist(
             arguments[episode], library: library, protection: config.protection)
         let session = PlaySession(
-            library: library, output: context.output,
+            library: library, display: NowPlayingDisplay(output: context.output),
             device: arguments[device] ?? context.environment["PODCLI_DEVICE"] ?? config.device ?? "default",
             keymap: Keymap(skipBack: config.skipBack, skipForward: config.skipForward),
             downloadPolicy: context.downloadPolicy, controlSocket: try context.directories.get().controlSocket,
-            requiresRemoteControl: context.environment[BackgroundPlayer.marker] == "1")
+            helpers: Helpers(context: context), requiresRemoteControl: context.environment[BackgroundPlayer.marker] == "1")
         let reason: StopReason
         do {
             reason = try session.run(playlist, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))

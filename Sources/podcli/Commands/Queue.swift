@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli queue`: the episodes to play next ("Up Next"), in order. A group: its subcommands do
 /// the work.

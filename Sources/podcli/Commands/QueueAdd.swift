@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli queue add ID...`: appends episodes to the queue, in the order given.
 enum QueueAdd: Command {

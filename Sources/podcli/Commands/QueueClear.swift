@@ -1,4 +1,5 @@
 import Arguments
+import PodcliKit
 
 /// `podcli queue clear`: empties the queue; the episodes stay in the library.
 enum QueueClear: Command {

@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli queue ls`: the queued episodes in play order, one line each.
 enum QueueList: Command {

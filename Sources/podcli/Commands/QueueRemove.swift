@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli queue rm ID...`: takes episodes out of the queue; they stay in the library.
 enum QueueRemove: Command {

@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli rm ID`: deletes an episode's files and records together.
 enum Remove: Command {

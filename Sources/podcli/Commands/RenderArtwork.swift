@@ -2,6 +2,7 @@ import Arguments
 import Artwork
 import Downloads
 import FoundationEssentials
+import PodcliKit
 
 /// `podcli render-artwork SOURCE DESTINATION --mode OCTAL`: an image file made into the square
 /// artwork file. Hidden: `play` runs it in a process of its own (`EpisodeArtwork`), so the player

@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli show ID`: everything recorded about one episode.
 enum Show: Command {

@@ -1,5 +1,6 @@
 import EpisodeStore
 import FoundationEssentials
+import PodcliKit
 import RemoteControl
 
 /// `podcli` with no command: where things stand (what is playing, what is new) and where help is,

@@ -2,6 +2,7 @@ import Arguments
 import Dispatch
 import EpisodeStore
 import FoundationEssentials
+import PodcliKit
 
 /// `podcli sync`: what cron or a systemd timer runs: refresh every feed, apply retention,
 /// download what policy asks for. One at a time per data directory.
@@ -40,7 +41,7 @@ enum Sync: Command {
         let started = DispatchTime.now().uptimeNanoseconds
         let synchronizer = Synchronizer(
             libraryDirectory: library.directory, config: config, downloadPolicy: context.downloadPolicy,
-            feedPolicy: context.feedFetcherPolicy, output: context.output)
+            feedPolicy: context.feedFetcherPolicy, reporter: SyncProgress(output: context.output))
         let report = try withExtendedLifetime(lock) { try synchronizer.run(library) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let summary = report.summary + " in \(Formatting.oneDecimal(seconds)) s"
@@ -49,11 +50,11 @@ enum Sync: Command {
         SyncLog(directory: try context.directories.get().state).append(
             ["\(Formatting.time(Int(Date().timeIntervalSince1970))) sync: \(summary)"]
                 + report.failures.map { "  failed: \($0.subject): \($0.message)" })
-        NewEpisodesNotice.post(report.newestFirst, in: context)
+        NewEpisodesNotice.post(report.newestFirst, environment: context.environment, helpers: Helpers(context: context))
         if let first = report.failures.first {
             throw CommandFailure(
                 description: "sync: " + Formatting.count(report.failures.count, "failure") + " (see above)",
-                exitCode: first.exitCode)
+                exitCode: ExitCode(for: first.cause))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli unsubscribe FEED`: ends a subscription, keeping downloaded episodes unless asked.
 enum Unsubscribe: Command {

@@ -1,5 +1,6 @@
 import Arguments
 import EpisodeStore
+import PodcliKit
 
 /// `podcli verify [ID] [--repair] [--json]`: compares downloaded files with their records.
 enum Verify: Command {
@@ -90,8 +91,8 @@ enum Verify: Command {
             return .repaired
         }
         guard remaining.contains(where: \.needsDownload) else { return .differs }
-        let fetcher = EpisodeFetcher(library: library, downloader: context.downloader(), output: context.output)
-        let fresh = try fetcher.fetch(episode)
+        let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
+        let fresh = try fetcher.fetch(episode, showingProgressOn: context.output)
         if fresh.sha256 != file.sha256 {
             say("#\(episode.id): downloaded again; the server's file has changed since it was recorded")
         } else {

@@ -1,0 +1,130 @@
+import EpisodeStore
+
+/// A key of the configuration file: what it means, its default, how its value is read.
+public enum Setting: String, CaseIterable, Sendable {
+    case protection, device
+    case skipBack = "skip-back"
+    case skipForward = "skip-forward"
+    case jobs
+    case hostConnections = "host-connections"
+    case diskBudget = "disk-budget"
+    case minFree = "min-free"
+    case limitRate = "limit-rate"
+    case streamMaxSize = "stream-max-size"
+    case streamMaxTime = "stream-max-time"
+    case download, keep
+    case maxAge = "max-age"
+    case maxSize = "max-size"
+    case deletePlayedAfter = "delete-played-after"
+
+    /// May be given in a `[feed "NAME"]` section.
+    public var isPerFeed: Bool {
+        switch self {
+        case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter: return true
+        default: return false
+        }
+    }
+
+    /// One line for `config list` and the README.
+    public var summary: String {
+        switch self {
+        case .protection: return "protection class of new downloads: private (0600) or open (0644)"
+        case .device: return "ALSA device 'play' uses"
+        case .skipBack: return "seconds the left arrow jumps back while playing"
+        case .skipForward: return "seconds the right arrow jumps forward while playing"
+        case .jobs: return "feeds refreshed and episodes downloaded at once by sync"
+        case .hostConnections: return "feeds refreshed at once from one host"
+        case .diskBudget: return "most all downloaded episodes may take (none: no budget)"
+        case .minFree: return "free space sync leaves on the disk"
+        case .limitRate: return "bytes per second for all of sync's downloads together (none: no limit)"
+        case .streamMaxSize: return "no download goes past this size (a live stream never ends)"
+        case .streamMaxTime: return "no download goes on longer than this"
+        case .download: return "what sync downloads: new, all (unplayed) or none"
+        case .keep: return "keep the newest N episodes downloaded, delete older ones (all: keep every one)"
+        case .maxAge: return "do not download episodes published more than N days ago (none: any age)"
+        case .maxSize: return "do not download episodes larger than this (none: any size)"
+        case .deletePlayedAfter: return "delete played episodes N days after they were played (never: keep them)"
+        }
+    }
+
+    /// The value in effect in `config`, for `feed`'s section when given, written as the file would.
+    public func value(in config: Config, policy: EpisodePolicy? = nil) -> String {
+        let policy = policy ?? config.policy
+        switch self {
+        case .protection: return config.protection.rawValue
+        case .device: return config.device ?? "default"
+        case .skipBack: return ConfigValue.number(config.skipBack)
+        case .skipForward: return ConfigValue.number(config.skipForward)
+        case .jobs: return "\(config.sync.jobs)"
+        case .hostConnections: return "\(config.sync.hostConnections)"
+        case .diskBudget: return config.sync.diskBudget.map(ConfigValue.size) ?? "none"
+        case .minFree: return ConfigValue.size(config.sync.minFree)
+        case .limitRate: return config.sync.limitRate.map(ConfigValue.size) ?? "none"
+        case .streamMaxSize: return ConfigValue.size(config.sync.streamMaxSize)
+        case .streamMaxTime: return ConfigValue.duration(config.sync.streamMaxTime)
+        case .download: return policy.download.rawValue
+        case .keep: return policy.keep.map { "\($0)" } ?? "all"
+        case .maxAge: return policy.maxAgeDays.map { "\($0)" } ?? "none"
+        case .maxSize: return policy.maxSize.map(ConfigValue.size) ?? "none"
+        case .deletePlayedAfter: return policy.deletePlayedAfterDays.map { "\($0)" } ?? "never"
+        }
+    }
+
+    /// Sets this global setting in `config` from `value`.
+    /// - Throws: what is wrong with the value, for a message that also names where it was given.
+    public func apply(_ value: String, to config: inout Config) throws(ConfigValue.Problem) {
+        switch self {
+        case .protection:
+            guard let protection = Protection(rawValue: value) else { throw .init("private or open") }
+            config.protection = protection
+        case .device:
+            guard !value.isEmpty else { throw .init("a device name") }
+            config.device = value
+        case .skipBack, .skipForward:
+            guard let seconds = Double(value), seconds >= 1, seconds <= 3600 else {
+                throw .init("seconds between 1 and 3600")
+            }
+            if self == .skipBack { config.skipBack = seconds } else { config.skipForward = seconds }
+        case .jobs: config.sync.jobs = try ConfigValue.count(value, in: 1...32)
+        case .hostConnections: config.sync.hostConnections = try ConfigValue.count(value, in: 1...16)
+        case .diskBudget: config.sync.diskBudget = try ConfigValue.optionalSize(value, off: "none")
+        case .minFree: config.sync.minFree = try ConfigValue.size(value)
+        case .limitRate:
+            config.sync.limitRate = try ConfigValue.optionalSize(value, off: "none")
+            if let rate = config.sync.limitRate, rate < 1024 { throw .init("a rate of at least 1K (bytes per second)") }
+        case .streamMaxSize: config.sync.streamMaxSize = try ConfigValue.size(value)
+        case .streamMaxTime: config.sync.streamMaxTime = try ConfigValue.duration(value)
+        case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter: try apply(value, to: &config.policy)
+        }
+    }
+
+    /// Checks `value` for this setting, given globally or in a feed section.
+    public func check(_ value: String, inFeedSection: Bool) throws(ConfigValue.Problem) {
+        if inFeedSection {
+            var policy = EpisodePolicy()
+            try apply(value, to: &policy)
+        } else {
+            var config = Config()
+            try apply(value, to: &config)
+        }
+    }
+
+    /// Sets this per-feed setting in `policy` from `value`.
+    public func apply(_ value: String, to policy: inout EpisodePolicy) throws(ConfigValue.Problem) {
+        switch self {
+        case .download:
+            guard let download = EpisodePolicy.Download(rawValue: value) else { throw .init("new, all or none") }
+            policy.download = download
+        case .keep:
+            policy.keep = value == "all" ? nil : try ConfigValue.count(value, in: 1...100_000, or: "all")
+        case .maxAge:
+            policy.maxAgeDays = value == "none" ? nil : try ConfigValue.count(value, in: 1...100_000, or: "none")
+        case .maxSize: policy.maxSize = try ConfigValue.optionalSize(value, off: "none")
+        case .deletePlayedAfter:
+            policy.deletePlayedAfterDays =
+                value == "never" ? nil : try ConfigValue.count(value, in: 0...100_000, or: "never")
+        default:
+            throw .init("a setting for every feed, not one feed (put it before any [feed] section)")
+        }
+    }
+}

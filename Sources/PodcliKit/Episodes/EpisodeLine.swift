@@ -1,0 +1,62 @@
+import EpisodeStore
+
+/// One episode of `list --json`: what the table shows, with numbers left as numbers.
+public struct EpisodeLine: Encodable {
+    public let id: Int
+    public let uuid: String
+    public let feedID: Int?
+    public let feed: String?
+    public let title: String
+    /// The download state ("new" means nothing downloaded yet).
+    public let state: String
+    /// What the STATE column shows: played, downloaded, new (listed and unheard), ...
+    public let status: String
+    public let new: Bool
+    public let played: Bool
+    /// Seconds into the episode.
+    public let position: Double
+    public let publishedAt: Int?
+    public let duration: Double?
+    public let size: Int?
+    /// The audio format: MP3, M4A, AAC, Opus, Vorbis, FLAC (see `EpisodeFormat`).
+    public let format: String?
+    public let url: String
+    /// Kept from sync's retention (`podcli keep`).
+    public let kept: Bool
+    /// Why the last download failed.
+    public let error: String?
+
+    public enum CodingKeys: String, CodingKey {
+        case id, uuid, feed, title, state, status, new, played, position, duration, size, format, url, kept, error
+        case feedID = "feed_id"
+        case publishedAt = "published_at"
+    }
+
+    public init(_ listing: EpisodeListing) {
+        id = listing.id
+        uuid = listing.uuid
+        feedID = listing.feedID
+        feed = listing.feedTitle
+        title = listing.title
+        state = listing.state.rawValue
+        new = listing.isNew && !listing.played
+        played = listing.played
+        position = Double(listing.positionMilliseconds) / 1000
+        publishedAt = listing.publishedAt
+        duration = listing.durationMilliseconds.map { Double($0) / 1000 }
+        size = listing.fileSize
+        format = EpisodeFormat.name(listing.mediaTypeHint)
+        url = listing.sourceURL
+        kept = listing.isKept
+        error = listing.state == .failed ? listing.lastError : nil
+        if listing.removedAt != nil {
+            status = "deleted"
+        } else if played {
+            status = "played"
+        } else if listing.state != .new {
+            status = listing.state.rawValue
+        } else {
+            status = new ? "new" : "-"
+        }
+    }
+}

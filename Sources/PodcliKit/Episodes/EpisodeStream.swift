@@ -1,0 +1,121 @@
+import AudioFormats
+import Downloads
+import EpisodeStore
+import Playback
+import Synchronization
+import Threads
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An episode played while it downloads (`podcli play URL`). The download runs on a thread of its
+/// own, with its own connection to the library, exactly as `fetch` would run it (resumable,
+/// verified, recorded when complete); the player reads what is already on disk. `stop` ends the
+/// download at once (what arrived stays, to resume) and waits for its thread.
+public final class EpisodeStream: Sendable {
+    private struct Progress {
+        var partialPath: String?
+        var done = false
+        var failure: (any Error & Sendable)?
+    }
+
+    public let episode: Episode
+    private let progress = Mutex(Progress())
+    private let thread: Mutex<ServiceThread?>
+
+    /// Bytes on disk before playing starts, unless the download finishes first: enough for
+    /// libmpg123 to find the stream's format past a large ID3 tag, and FFmpeg an MP4's index.
+    public static let startBytes = 256 * 1024
+    /// Bytes enough to see an MP4's top-level boxes up to its audio.
+    public static let headBytes = 16 * 1024
+
+    /// Starts downloading `episode` into the library in `libraryDirectory`. Call it on the main
+    /// thread: libcurl is set up here, never on the download's thread (see `CurlLibrary`).
+    public init(episode: Episode, libraryDirectory: String, policy: DownloadPolicy) {
+        self.episode = episode
+        thread = Mutex(nil)
+        CurlLibrary.initialize()
+        let started = ServiceThread(name: "podcli.stream") { [self] stop in
+            do {
+                let library = try Library(directory: libraryDirectory)
+                let fetcher = EpisodeFetcher(
+                    library: library, downloader: Downloader(policy: policy, stop: stop))
+                let file = try fetcher.fetch(episode, onResponse: { path in progress.withLock { $0.partialPath = path } })
+                let path = library.path(of: file)
+                progress.withLock {
+                    $0.partialPath = path
+                    $0.done = true
+                }
+            } catch {
+                // Every error podcli throws is Sendable; one that were not would still be told.
+                let failure = (error as? any Error & Sendable) ?? StreamFailure(description: "\(error)")
+                progress.withLock {
+                    $0.failure = failure
+                    $0.done = true
+                }
+            }
+        }
+        thread.withLock { $0 = started }
+    }
+
+    /// Ends the download (at once, keeping what arrived) and waits for its thread.
+    public func stop() { thread.withLock { $0 }?.stop() }
+
+    /// True once the download has ended, complete or not.
+    public var isDone: Bool { progress.withLock { $0.done } }
+
+    /// Why the download failed, if it did.
+    public var failure: (any Error & Sendable)? { progress.withLock { $0.failure } }
+
+    /// Waits until enough has arrived to start playing, and opens the file that is arriving; nil
+    /// when `stop` (polled while waiting, here and in every read that waits) says to give up.
+    /// An MP4 whose index is at its end cannot start before the end: `note` says it waits.
+    /// - Throws: the download's failure, when it fails before that.
+    public func openDecoder(stoppingWhen stop: @escaping @Sendable () -> Bool, note: (String) -> Void) throws
+        -> (any AudioDecoder)?
+    {
+        // The first bytes tell an MP4 whose index comes after its audio: it must arrive whole.
+        guard let head = try waitUntil(Self.headBytes, stoppingWhen: stop) else { return nil }
+        var wanted: Int? = Self.startBytes
+        if !isDone, let bytes = FileBytes(path: head), MP4Layout.indexFollowsAudio(in: bytes) {
+            note("The index of #\(episode.id) is at the end of its file: playing starts once it has downloaded")
+            wanted = nil
+        }
+        while true {
+            guard let path = try waitUntil(wanted, stoppingWhen: stop) else { return nil }
+            // A read that reaches what has arrived waits for more, unless asked to stop: it then
+            // ends the stream early and the player meets the command that stopped it.
+            let isComplete: @Sendable () -> Bool = { self.isDone || stop() }
+            do {
+                return try AudioDecoders.open(growingFile: path, isComplete: isComplete)
+            } catch {
+                // Recorded meanwhile: the partial file was renamed to its final name.
+                guard case .cannotOpen = error, access(path, F_OK) != 0 else { throw error }
+            }
+        }
+    }
+
+    /// Waits until `bytes` have arrived (all of them, for nil) and returns the file's path.
+    private func waitUntil(_ bytes: Int?, stoppingWhen stop: () -> Bool) throws -> String? {
+        while !stop() {
+            let now = progress.withLock { $0 }
+            if let failure = now.failure { throw failure }
+            if let path = now.partialPath, now.done || bytes.map({ Self.size(of: path) >= $0 }) == true {
+                return path
+            }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    private static func size(of path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
+    }
+}
+
+/// A stream's failure that came as an error that is not Sendable: its words.
+public struct StreamFailure: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}

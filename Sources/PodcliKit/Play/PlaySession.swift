@@ -1,0 +1,303 @@
+import AudioSession
+import Dispatch
+import Downloads
+import EpisodeStore
+import Playback
+import RemoteControl
+import Terminal
+import Threads
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One `podcli play`: the episodes to play in turn, the device, the keys and signals that
+/// become player commands, the now-playing display, and the positions saved as it goes.
+public final class PlaySession {
+    private let library: Library
+    private let deviceName: String
+    public let keymap: Keymap
+    /// For episodes played before they are downloaded.
+    private let downloadPolicy: DownloadPolicy
+    public let commands = CommandQueue()
+    public let display: any PlayDisplay
+    public let terminal: TerminalMode?
+
+    /// How often the position is written while playing: a `kill -9` loses at most this much
+    /// (plus the device's buffer).
+    public static let saveInterval = 2.0
+
+    /// What `podcli status` is told.
+    public let board = NowPlayingBoard()
+    /// Where the control socket listens.
+    public let controlSocket: String
+    /// The episodes' artwork, found in the background.
+    private let artwork: EpisodeArtwork
+    /// A player started by `play --background`: without its control socket nothing could reach
+    /// it, so it stops rather than play on.
+    public let requiresRemoteControl: Bool
+
+    public init(
+        library: Library, display: any PlayDisplay, device: String, keymap: Keymap, downloadPolicy: DownloadPolicy,
+        controlSocket: String, helpers: any HelperProcesses, requiresRemoteControl: Bool = false
+    ) {
+        self.library = library
+        self.controlSocket = controlSocket
+        self.requiresRemoteControl = requiresRemoteControl
+        self.downloadPolicy = downloadPolicy
+        self.artwork = EpisodeArtwork(policy: downloadPolicy, helpers: helpers)
+        self.deviceName = device
+        self.keymap = keymap
+        self.terminal = TerminalMode(descriptor: STDIN_FILENO)
+        self.display = display
+    }
+
+    /// Plays `playlist` from its first episode; returns why it stopped.
+    /// - Parameters:
+    ///   - start: seconds to start the first episode at (default: where it was left).
+    ///   - limit: seconds of audio to play in all (`--for`).
+    public func run(
+        _ playlist: [Episode], from start: Double?, limit: Double?, engine: PlaybackEngine
+    ) throws -> StopReason {
+        // Before any thread starts (see `CurlLibrary`), and only when something may be fetched.
+        if try playlist.contains(where: needsNetwork) { CurlLibrary.initialize() }
+        let signals = listenForSignals()
+        defer { for source in signals { source.cancel() } }
+        // Every thread this session starts has ended when it returns, whichever way it returns:
+        // nothing may still run (inside libcurl, OpenSSL, sd-bus) while `exit` cleans them up.
+        defer { stopThreads() }
+        let sleepWatcher = listenForSleep()
+        mediaPlayer = listenForMediaControls()
+        let server = try listenForRemoteControl()
+        services += [sleepWatcher?.stop, mediaPlayer?.stop, server?.stop].compactMap { $0 }
+        if terminal != nil {
+            // A background job (`podcli play ... &`) leaves the terminal alone: changing it, or
+            // reading it, would stop the process (SIGTTOU, SIGTTIN). Coming to the foreground
+            // (SIGCONT) puts it in raw mode then.
+            signal(SIGTTIN, SIG_IGN)
+            takeTerminalIfForeground()
+            readKeys()
+        }
+        defer { terminal?.restore() }
+        defer { display.finish() }
+
+        let device = AudioDevice(name: deviceName)
+        device.onOpen = { [self] output in
+            watchJacks(of: output)
+            if let alsa = output as? ALSAOutput, alsa.resamples {
+                display.note("The device '\(alsa.deviceName)' cannot play \(alsa.format.sampleRate) Hz: ALSA resamples it")
+            }
+        }
+        var playing = Playing(engine: engine, remaining: limit, device: device)
+        var index = 0
+        var startAt = start
+        var unplayable: [any Error & Sendable] = []
+        while index < playlist.count {
+            let episode = playlist[index]
+            place = (index, playlist.count)
+            let reason: StopReason
+            do {
+                reason = try play(episode, from: startAt, playing: &playing)
+            } catch  where playlist.count > 1 && Self.isTheEpisodesFault(error) {
+                // One bad episode does not stop the queue: say why and go on with the next.
+                display.warn("#\(episode.id) \(episode.title) cannot be played: \(error)")
+                unplayable.append((error as? any Error & Sendable) ?? StreamFailure(description: "\(error)"))
+                index += 1
+                startAt = nil
+                continue
+            }
+            startAt = nil
+            switch reason {
+            case .endOfEpisode, .markedPlayed:
+                try library.markPlayed(episode)
+                _ = try library.dequeue(episode)
+                display.note("Played #\(episode.id) \(episode.title)")
+                index += 1
+            case .next:
+                index += 1
+            case .previous:
+                // Before the first episode there is nothing: start this one again.
+                if index == 0 { startAt = 0 } else { index -= 1 }
+            case .limitReached, .quit, .signal:
+                return reason
+            }
+        }
+        if let first = unplayable.first {
+            throw PodcliError.unplayable(count: unplayable.count, first: first)
+        }
+        return .endOfEpisode
+    }
+
+    /// What carries over from one episode to the next.
+    private struct Playing {
+        var engine: PlaybackEngine
+        /// Seconds of audio left to play (`--for`).
+        var remaining: Double?
+        /// Opened for the first episode, reopened when the format changes or after it was lost.
+        let device: AudioDevice
+    }
+
+    /// Opens one episode, positions it and plays it.
+    /// - Throws: a stream's download failure too: a stream also ends where its download failed,
+    ///   and that is no end of the episode.
+    private func play(_ episode: Episode, from requested: Double?, playing: inout Playing) throws -> StopReason {
+        // Retention (`sync`) and `rm` leave the files of an episode being played alone.
+        let hold = PlaybackHold.shared(episode, in: library)
+        defer { withExtendedLifetime(hold) {} }
+        guard let (decoder, stream) = try open(episode) else {
+            return commands.take().lazy.compactMap(\.signalNumber).first.map(StopReason.signal) ?? .quit
+        }
+        decoder.seek(toFrame: try startFrame(of: episode, decoder: decoder, requested: requested))
+        findArtwork(of: episode, playing: decoder.path)
+        let rate = Double(decoder.format.sampleRate)
+        let player = Player(
+            decoder: decoder, device: playing.device, commands: commands, engine: playing.engine,
+            limit: playing.remaining.map { Int(($0 * rate).rounded()) })
+        let reason = try run(player, for: episode)
+        playing.engine = PlaybackEngine(volume: player.engine.volume)
+        playing.remaining = playing.remaining.map { $0 - Double(player.framesPlayed) / rate }
+        if reason == .endOfEpisode, let failure = stream?.failure {
+            try save(player.position, of: episode, sampleRate: decoder.format.sampleRate)
+            throw failure
+        }
+        return reason
+    }
+
+    /// A decoder for the episode's file; for an episode not downloaded, a stream, opened once
+    /// enough has arrived (nil when a stop command came first).
+    private func open(_ episode: Episode) throws -> (any AudioDecoder, EpisodeStream?)? {
+        if let file = try library.files(of: episode).first {
+            return (try AudioDecoders.open(path: library.path(of: file)), nil)
+        }
+        // One download per episode for the whole session (going back to it with `p` must not
+        // start a second one); a failed one is tried again.
+        let stream = try streams[episode.id].flatMap { $0.failure == nil ? $0 : nil } ?? stream(episode)
+        streams[episode.id] = stream
+        let commands = commands
+        let display = display
+        return try stream.openDecoder(stoppingWhen: { commands.isStopPending }, note: { display.note($0) }).map {
+            ($0, stream)
+        }
+    }
+
+    /// Downloads started by this session, by episode.
+    private var streams: [Int: EpisodeStream] = [:]
+
+    /// How to stop (and wait for) each thread this session started but the streams' and the
+    /// artwork's: the key reader, the control socket, MPRIS, the watchers.
+    public var services: [() -> Void] = []
+    /// The episode's place in the playlist (for the media controls' next and previous).
+    public var place = (index: 0, count: 1)
+    /// The player on the session bus, when there is one (MPRIS).
+    public var mediaPlayer: MediaPlayer2?
+    /// Cards whose headphone jacks are watched.
+    public var watchedCards: Set<Int> = []
+
+    /// Ends every thread the session started, and waits for them: the downloads and the artwork
+    /// first (a transfer ends at once), then the rest.
+    private func stopThreads() {
+        for stream in streams.values { stream.stop() }
+        artwork.stop()
+        for stop in services.reversed() { stop() }
+        services = []
+    }
+
+    /// Whether playing `episode` may fetch: it streams, or it has an image to fetch.
+    private func needsNetwork(_ episode: Episode) throws -> Bool {
+        if try library.files(of: episode).isEmpty || episode.imageURL != nil { return true }
+        return try episode.feedID.flatMap { try library.feed(id: $0) }?.imageURL != nil
+    }
+
+    /// Errors that are the episode's own (its file, its download), not the device's, the
+    /// library's or the command line's.
+    private static func isTheEpisodesFault(_ error: any Error) -> Bool {
+        if case StoreError.busy = error { return true }  // another podcli is downloading it
+        return error is DecoderError || error is DownloadError || error is StreamFailure
+    }
+
+    /// Runs the player on one episode, saving its position as it goes and whatever way it stops.
+    private func run(_ player: Player, for episode: Episode) throws -> StopReason {
+        let feed = try episode.feedID.flatMap { try library.feed(id: $0) }
+        let podcast = feed?.title
+        let author = episode.author ?? feed?.author
+        var lastSave = DispatchTime.now()
+        do {
+            let reason = try player.play { status in
+                if status.event == .redraw { takeTerminalIfForeground() }
+                let duration = status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 }
+                let artworkPath = artwork.path(of: episode.id)
+                board.post(
+                    NowPlayingReport(
+                        state: status.state.description, id: episode.id, title: episode.title, podcast: podcast,
+                        author: author,
+                        position: status.seconds, duration: duration, volume: status.volume, artwork: artworkPath))
+                showOnMediaControls(
+                    status, of: episode, podcast: podcast, author: author, duration: duration, artwork: artworkPath)
+                display.show(status, of: episode, podcast: podcast)
+                if display.readerGone { commands.post(.quit) }
+                let now = DispatchTime.now()
+                if status.event != nil
+                    || now.uptimeNanoseconds - lastSave.uptimeNanoseconds >= UInt64(Self.saveInterval * 1e9)
+                {
+                    lastSave = now
+                    try? save(status.position, of: episode, sampleRate: status.sampleRate)
+                }
+                if case .suspending = status.event { suspend() }
+            }
+            return reason
+        } catch {
+            try? save(player.position, of: episode, sampleRate: player.format.sampleRate)
+            throw error
+        }
+    }
+
+    private func save(_ frame: Int, of episode: Episode, sampleRate: Int) throws {
+        try library.setPlaybackState(
+            PlaybackState(positionMilliseconds: frame * 1000 / sampleRate, played: false), of: episode)
+    }
+
+    /// Starts finding the episode's artwork. When it arrives, a redraw reports it (to `status`
+    /// and the media controls) at once rather than at the next periodic report.
+    private func findArtwork(of episode: Episode, playing audioPath: String) {
+        let podcastImage = (try? episode.feedID.flatMap { try library.feed(id: $0) })??.imageURL
+        let sources = EpisodeArtwork.Sources(
+            cachePath: library.artworkPath(of: episode), protection: episode.protection, audioPath: audioPath,
+            imageURLs: [episode.imageURL, podcastImage].compactMap { $0 })
+        let commands = commands
+        artwork.find(for: episode.id, in: sources) { commands.post(.redraw) }
+    }
+
+    /// Starts downloading an episode that has no file yet, to play it as it arrives.
+    private func stream(_ episode: Episode) throws -> EpisodeStream {
+        try DownloadError.checkFetchable(episode.sourceURL)
+        display.note("Streaming #\(episode.id) \(episode.title) from \(episode.sourceURL)")
+        return EpisodeStream(episode: episode, libraryDirectory: library.directory, policy: downloadPolicy)
+    }
+
+    /// Where to start: `requested`, else where the episode was left (the start once played, or
+    /// when it was left at its very end).
+    private func startFrame(of episode: Episode, decoder: any AudioDecoder, requested: Double?) throws -> Int {
+        let length = decoder.frameCount
+        if let requested {
+            let frame = Int((requested * Double(decoder.format.sampleRate)).rounded())
+            if let length, frame >= length {
+                throw PodcliError.startPastTheEnd(
+                    episode: episode.id, start: NowPlayingLine.clock(requested),
+                    length: NowPlayingLine.clock(Double(length) / Double(decoder.format.sampleRate)))
+            }
+            return frame
+        }
+        let state = try library.playbackState(of: episode)
+        guard !state.played else { return 0 }
+        let frame = state.positionMilliseconds * decoder.format.sampleRate / 1000
+        if let length, frame >= length { return 0 }
+        return frame
+    }
+}
+
+extension PlayerCommand {
+    fileprivate var signalNumber: Int32? {
+        if case .signal(let number) = self { return number }
+        return nil
+    }
+}

@@ -1,0 +1,108 @@
+import FoundationEssentials
+import Playback
+import Synchronization
+
+/// What `podcli status` reports about the running player: the now-playing info of a lock screen.
+public struct NowPlayingReport: Codable, Equatable, Sendable {
+    /// "playing", "paused", "interrupted (suspend)", "paused (device lost)", ...
+    public var state: String
+    public var id: Int
+    public var title: String
+    public var podcast: String?
+    /// The episode's author (`itunes:author` of the item), else the podcast's.
+    public var author: String?
+    /// Seconds.
+    public var position: Double
+    public var duration: Double?
+    public var volume: Int
+    public var rate: Double = 1
+    public var artwork: String?
+}
+
+/// The requests a running player answers on its control socket, one line each, and what they
+/// ask of the player. The reply is `ok`, `error <why>`, or for `status` the report as JSON.
+public enum PlayerControl {
+    public static func command(for request: String) -> Result<PlayerCommand, ControlRequestError> {
+        let words = request.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        switch (words.first, words.count) {
+        case ("pause", 1): return .success(.pause)
+        case ("resume", 1): return .success(.resume)
+        case ("toggle", 1): return .success(.togglePause)
+        case ("stop", 1): return .success(.quit)
+        case ("next", 1): return .success(.next)
+        case ("previous", 1): return .success(.previous)
+        case ("mark-played", 1): return .success(.markPlayed)
+        case ("seek", 2):
+            guard let seconds = Double(words[1].hasPrefix("+") ? String(words[1].dropFirst()) : words[1]),
+                abs(seconds) <= PlaybackTime.longest
+            else { return .failure(ControlRequestError("seek takes seconds, e.g. -15 or +30")) }
+            return .success(.seek(by: seconds))
+        case ("seek-to", 2):
+            guard let seconds = PlaybackTime.parse(words[1]) else {
+                return .failure(ControlRequestError("seek-to takes a time: seconds, MM:SS or H:MM:SS"))
+            }
+            return .success(.setPosition(seconds))
+        case ("volume", 2):
+            guard let percent = Int(words[1]), SoftwareVolume.range.contains(percent) else {
+                return .failure(ControlRequestError("volume takes a percentage from 0 to 100"))
+            }
+            return .success(.setVolume(percent))
+        default:
+            return .failure(ControlRequestError("unknown request '\(request)'"))
+        }
+    }
+}
+
+extension PlayerControl {
+    /// The request that asks for `command` (for `attach`, whose keys drive a player elsewhere);
+    /// `volume` is the player's, for relative changes.
+    public static func request(for command: PlayerCommand, volume: Int) -> String? {
+        switch command {
+        case .togglePause: return "toggle"
+        case .pause: return "pause"
+        case .resume: return "resume"
+        case .seek(by: let seconds): return "seek \(seconds)"
+        case .setPosition(let seconds): return "seek-to \(seconds)"
+        case .changeVolume(let change): return "volume \(SoftwareVolume.clamped(volume + change))"
+        case .setVolume(let percent): return "volume \(percent)"
+        case .next: return "next"
+        case .previous: return "previous"
+        case .markPlayed: return "mark-played"
+        case .quit: return "stop"
+        case .signal, .redraw, .interruptionBegan, .interruptionEnded, .routeChanged: return nil
+        }
+    }
+}
+
+public struct ControlRequestError: Error, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// The player's now-playing report, written by the player's thread and read by the control
+/// socket's.
+public final class NowPlayingBoard: Sendable {
+    private let report = Mutex<NowPlayingReport?>(nil)
+
+    public func post(_ latest: NowPlayingReport) { report.withLock { $0 = latest } }
+
+    /// The answer to `status` before the player has reported (it is opening the episode).
+    public static let notYet = "error nothing is playing yet"
+
+    /// The answer to a request line.
+    public func answer(_ request: String, commands: CommandQueue) -> String {
+        if request == "status" {
+            guard let current = report.withLock({ $0 }),
+                let json = try? JSONEncoder().encode(current)
+            else { return Self.notYet }
+            return String(decoding: json, as: UTF8.self)
+        }
+        switch PlayerControl.command(for: request) {
+        case .success(let command):
+            commands.post(command)
+            return "ok"
+        case .failure(let error):
+            return "error " + error.message
+        }
+    }
+}

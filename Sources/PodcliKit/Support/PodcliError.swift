@@ -1,0 +1,79 @@
+import Feeds
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What can go wrong in podcli's application layer itself, beyond the modules' own errors
+/// (`StoreError`, `DownloadError`, `FeedError`, ...), worded so a user can act on it. The
+/// executable maps each case to an exit code; nothing here knows the command line.
+public enum PodcliError: Error, Sendable, CustomStringConvertible {
+    // MARK: The configuration and the data directory
+
+    /// A mistake in the configuration file, at `location` (`file:line`).
+    case config(location: String, problem: String)
+    /// The configuration file could not be written.
+    case configNotWritten(path: String, errno: Int32)
+    /// A setting that exists for every feed only was given for one.
+    case notPerFeed(setting: String)
+    /// No setting by that name.
+    case unknownSetting(String)
+    /// A value a setting cannot take.
+    case invalidSetting(setting: String, value: String, expected: String)
+    /// Neither `--home`, `PODCLI_HOME` nor `HOME` says where the data goes.
+    case noHome
+
+    // MARK: Feeds
+
+    /// The feed URL serves audio: an episode, not a feed.
+    case servesAudio(url: String)
+    /// The body is an HTML page where a feed or audio was expected.
+    case htmlPage(url: String)
+    /// The body could not be read as a feed.
+    case unreadableFeed(url: String, FeedError)
+
+    // MARK: Sync
+
+    /// Another sync holds the data directory's lock.
+    case syncRunning(pid: Int?)
+    /// The sync lock could not be opened or taken.
+    case syncLock(path: String, errno: Int32)
+    /// Downloads the disk stopped (full, or below `min-free`).
+    case outOfSpace(reason: String)
+
+    // MARK: Playing
+
+    /// The queue is empty and no episode was named.
+    case emptyQueue
+    /// `--from` is at or past the end of the episode.
+    case startPastTheEnd(episode: Int, start: String, length: String)
+    /// Some episodes of a queue could not be played; `first` is the first one's error.
+    case unplayable(count: Int, first: any Error & Sendable)
+
+    public var description: String {
+        switch self {
+        case .config(let location, let problem): return "\(location): \(problem)"
+        case .configNotWritten(let path, let code): return "could not write \(path): \(String(cString: strerror(code)))"
+        case .notPerFeed(let setting): return "\(setting) is a setting for every feed, not one feed"
+        case .unknownSetting(let name): return "unknown setting '\(name)' ('podcli config list' shows them all)"
+        case .invalidSetting(let setting, let value, let expected):
+            return "\(setting) must be \(expected), not '\(value)'"
+        case .noHome: return "HOME is not set: give --home DIR or set PODCLI_HOME"
+        case .servesAudio(let url):
+            return "\(url) serves audio, not a feed ('podcli fetch' downloads it as an episode)"
+        case .htmlPage(let url):
+            return "\(url) is not a feed or audio (the server sent an HTML page, perhaps a captive portal or login "
+                + "page); nothing was kept"
+        case .unreadableFeed(let url, let error): return "\(url): \(error)"
+        case .syncRunning(let pid):
+            return "another podcli sync is running\(pid.map { " (pid \($0))" } ?? ""); --wait waits for it"
+        case .syncLock(let path, let code): return "could not lock \(path): \(String(cString: strerror(code)))"
+        case .outOfSpace(let reason): return reason
+        case .emptyQueue:
+            return "the queue is empty: play an episode with 'podcli play ID', or queue some with 'podcli queue add ID'"
+        case .startPastTheEnd(let episode, let start, let length):
+            return "--from \(start) is past the end of #\(episode) (\(length))"
+        case .unplayable(let count, _): return Formatting.count(count, "episode") + " could not be played (see above)"
+        }
+    }
+}

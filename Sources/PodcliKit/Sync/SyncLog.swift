@@ -1,0 +1,29 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `sync.log` in the state directory: one block per run (a summary line, then a line per
+/// failure), so a month of cron runs can be read back. Kept bounded: past `limit` bytes the log
+/// becomes `sync.log.1` (replacing the one before) and a new one starts.
+public struct SyncLog {
+    public let path: String
+    public var limit = 256 * 1024
+
+    public init(directory: String) { path = directory + "/sync.log" }
+
+    /// Appends `lines`; a log that cannot be written never fails the sync.
+    public func append(_ lines: [String]) {
+        let directory = String(path[..<path.lastIndex(of: "/")!])
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var info = stat()
+        if stat(path, &info) == 0 && Int(info.st_size) >= limit { rename(path, path + ".1") }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        // One write, so two runs' blocks never interleave.
+        var text = lines.map { $0 + "\n" }.joined()
+        _ = text.withUTF8 { Descriptor.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
+    }
+}

@@ -1,0 +1,294 @@
+import Downloads
+import EpisodeStore
+import FoundationEssentials
+import Synchronization
+
+/// One `podcli sync`: refreshes every feed, deletes what retention says, downloads what policy
+/// asks for, and says what happened.
+///
+/// Refreshes and downloads run on `WorkerPool` threads, each with its own database connection and
+/// curl handle; everything they record goes through the same paths as `refresh` and `fetch`, so a
+/// run killed anywhere leaves what those leave: nothing recorded that is not complete, partial
+/// files the next run resumes.
+public final class Synchronizer: Sendable {
+    public let libraryDirectory: String
+    public let config: Config
+    public let downloadPolicy: DownloadPolicy
+    public let feedPolicy: DownloadPolicy
+    /// Where what happens is told, as it happens.
+    public let progress: any SyncReporter
+    /// Seconds since the epoch: what ages and backoffs are measured against.
+    private let clock: @Sendable () -> Int
+    private let report = Mutex(SyncReport())
+
+    public init(
+        libraryDirectory: String, config: Config, downloadPolicy: DownloadPolicy, feedPolicy: DownloadPolicy,
+        reporter: any SyncReporter, clock: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+    ) {
+        self.libraryDirectory = libraryDirectory
+        self.config = config
+        self.downloadPolicy = downloadPolicy
+        self.feedPolicy = feedPolicy
+        self.progress = reporter
+        self.clock = clock
+    }
+
+    /// Runs the sync on `library` (this thread's connection).
+    public func run(_ library: Library) throws -> SyncReport {
+        let now = clock()
+        let feeds = try library.subscriptions()
+        // A section whose feed was renamed or unsubscribed would be ignored without a word.
+        for (section, feed) in config.sections(among: feeds) {
+            guard case .failure(let problem) = feed else { continue }
+            if case .ambiguousFeed(_, let titles) = problem {
+                progress.note(
+                    "\(section.location): [feed \"\(section.name)\"] names \(titles.count) subscriptions; "
+                        + "give more of the title, or the feed's number")
+            } else {
+                progress.note(
+                    "\(section.location): [feed \"\(section.name)\"] names no subscription (its title, URL or number)")
+            }
+        }
+        let due = feeds.filter { ($0.retryAt ?? 0) <= now }
+        // On this thread, before the workers start (see `CurlLibrary`).
+        CurlLibrary.initialize()
+        report.withLock { $0.backingOff = feeds.count - due.count }
+        refresh(due)
+        // Each feed's policy once: the plan asks for it per feed and per download.
+        let policies = config.policies(of: feeds)
+        // The plan reads what can change, not the library: every episode only of the feeds that
+        // download all of theirs.
+        let wholeFeeds = feeds.filter { policies[$0.id]?.download == .all }.map(\.id)
+        let plan = SyncPlan(
+            episodes: try library.episodeStatuses(everyEpisodeOf: wholeFeeds),
+            policy: { [config] id in policies[id] ?? config.policy },
+            settings: config.sync,
+            disk: SyncPlan.Disk(
+                recorded: try library.recordedBytes(), free: DownloadLimits.freeBytes(at: library.episodesDirectory)),
+            now: now)
+        try delete(plan.deletions, in: library)
+        report.withLock {
+            $0.skipped = plan.skipped.count
+            $0.waiting = plan.waiting.count
+        }
+        let unwritten = try plan.belowFloor.map { skip in
+            Unwritten(subject: "#\(skip.id) \(try library.episode(id: skip.id)?.title ?? "")", reason: skip.reason)
+        }
+        report.withLock { $0.unwritten = unwritten }
+        download(plan.downloads)
+        reportUnwritten()
+        // Only now, with the downloads recorded: what they pushed past a feed's `keep`.
+        let surplus = SyncPlan.surplus(of: try library.episodeStatuses()) { [config] id in
+            policies[id] ?? config.policy
+        }
+        try delete(surplus, in: library)
+        progress.finish()
+        return report.withLock { $0 }
+    }
+
+    // MARK: Refreshing
+
+    private func refresh(_ feeds: [Feed]) {
+        report.withLock { $0.feedsChecked = feeds.count }
+        WorkerPool.run(
+            feeds, threads: config.sync.jobs, perHost: config.sync.hostConnections,
+            host: { URLComponents(string: $0.url)?.host?.lowercased() ?? "" }
+        ) { [self] in
+            let updater = Result {
+                FeedUpdater(
+                    library: try Library(directory: libraryDirectory), fetcher: FeedFetcher(policy: feedPolicy),
+                    protection: config.protection)
+            }
+            return { feed in self.refresh(feed, with: updater) }
+        }
+    }
+
+    private func refresh(_ feed: Feed, with updater: Result<FeedUpdater, Error>) {
+        do {
+            guard case .refreshed(_, let summary) = try updater.get().refresh(feed) else { return }
+            let count = summary.newEpisodeIDs.count
+            report.withLock { $0.newEpisodes += count }
+            if count > 0 { progress.result("#\(feed.id) \(feed.title): \(count) new") }
+        } catch {
+            report.withLock { $0.feedsFailed += 1 }
+            fail("#\(feed.id) \(feed.title)", "\(error)", cause: error)
+        }
+    }
+
+    // MARK: Retention
+
+    private func delete(_ deletions: [SyncPlan.Deletion], in library: Library) throws {
+        for deletion in deletions {
+            guard let episode = try library.episode(id: deletion.id) else { continue }
+            do {
+                let lock = try library.lock(episode)
+                try withExtendedLifetime(lock) { try library.removeFiles(of: episode) }
+                report.withLock {
+                    $0.deleted += 1
+                    $0.deletedBytes += deletion.bytes
+                }
+                progress.result("Deleted #\(episode.id) \(episode.title): \(deletion.reason)")
+            } catch StoreError.busy {
+                continue  // being played or downloaded right now: the next run looks again
+            } catch let error as StoreError {
+                // A directory that cannot be deleted (permissions) must not stop the rest; a
+                // database that fails would fail the rest too.
+                guard case .io = error else { throw error }
+                fail("#\(episode.id) \(episode.title)", "not deleted: \(error)", cause: error)
+            }
+        }
+    }
+
+    // MARK: Downloading
+
+    private func download(_ downloads: [SyncPlan.Download]) {
+        progress.downloadsBegin(total: downloads.count)
+        var policy = downloadPolicy
+        if let rate = config.sync.limitRate {
+            policy.rateLimiter = RateLimiter(bytesPerSecond: rate)
+            // Each transfer gets a share of the rate: it must not count as stalled.
+            policy.lowSpeedLimit = min(policy.lowSpeedLimit, max(rate / (4 * config.sync.jobs), 1))
+        }
+        let space = SpaceReservation(floor: config.sync.minFree, directory: libraryDirectory + "/episodes")
+        WorkerPool.run(downloads, threads: config.sync.jobs) { [self, policy] in
+            let library = Result { try Library(directory: libraryDirectory) }
+            let downloader = Downloader(policy: policy)
+            return { download in self.download(download, library: library, downloader: downloader, space: space) }
+        }
+    }
+
+    private func download(
+        _ download: SyncPlan.Download, library: Result<Library, Error>, downloader: Downloader,
+        space: SpaceReservation
+    ) {
+        var subject = "#\(download.id)"
+        do {
+            let library = try library.get()
+            guard let episode = try library.episode(id: download.id) else { return }
+            subject += " \(episode.title)"
+            // Once the disk is full, the downloads left would each fail the same way.
+            if let full = report.withLock({ $0.diskFull }) {
+                progress.downloadEnded(download.id)
+                return report.withLock { $0.unwritten.append(Unwritten(subject: subject, reason: full)) }
+            }
+            if let shortage = space.reserve(download.announcedBytes) {
+                progress.downloadEnded(download.id)
+                return report.withLock { $0.unwritten.append(Unwritten(subject: subject, reason: shortage)) }
+            }
+            defer { space.release(download.announcedBytes) }
+            var fetcher = EpisodeFetcher(
+                library: library, downloader: downloader,
+                limits: DownloadLimits(
+                    maxBytes: download.maxBytes, maxSeconds: Double(config.sync.streamMaxTime),
+                    minFreeBytes: config.sync.minFree))
+            fetcher.onEvent = { [progress] event in
+                if case .progress(let received, let total) = event {
+                    progress.downloadProgress(download.id, received: received, total: total)
+                }
+            }
+            let file = try fetcher.fetch(episode)
+            progress.downloadEnded(download.id)
+            let downloaded = SyncReport.Downloaded(
+                id: episode.id, title: episode.title, podcast: try episode.feedID.flatMap(library.feed(id:))?.title,
+                sortDate: episode.sortDate, bytes: file.size)
+            report.withLock { $0.downloaded.append(downloaded) }
+            progress.result("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size)))")
+        } catch StoreError.busy {
+            progress.downloadEnded(download.id)  // another podcli is downloading it
+        } catch let error where error.isOutOfSpace {
+            // The machine's failure, not the episode's: told once for all (`reportUnwritten`).
+            progress.downloadEnded(download.id)
+            report.withLock {
+                $0.diskFull = $0.diskFull ?? "\(error)"
+                $0.unwritten.append(Unwritten(subject: subject, reason: "\(error)"))
+            }
+        } catch {
+            progress.downloadEnded(download.id)
+            fail(subject, "\(error)", cause: error)
+        }
+    }
+
+    /// One failure line for every download the disk stopped: what needs seeing to is the disk.
+    private func reportUnwritten() {
+        let unwritten = report.withLock { $0.unwritten }
+        guard let first = unwritten.first else { return }
+        let subject = unwritten.count == 1 ? first.subject : Formatting.count(unwritten.count, "episode")
+        fail(subject, "not downloaded: \(first.reason)", cause: PodcliError.outOfSpace(reason: first.reason))
+    }
+
+    /// Reports a failure at once (cron mails stderr) and counts it.
+    private func fail(_ subject: String, _ message: String, cause: any Error) {
+        progress.failure("\(subject): \(message)")
+        let cause = (cause as? any Error & Sendable) ?? StreamFailure(description: message)
+        report.withLock { $0.failures.append(SyncReport.Failure(subject: subject, message: message, cause: cause)) }
+    }
+}
+
+/// A download the disk stopped, and why.
+public struct Unwritten: Sendable {
+    public let subject: String
+    public let reason: String
+}
+
+/// What a sync did, for its summary line, its log and its exit code.
+public struct SyncReport: Sendable {
+    public struct Downloaded: Sendable {
+        public let id: Int
+        public let title: String
+        public let podcast: String?
+        public let sortDate: Int
+        public let bytes: Int
+    }
+
+    public struct Failure: Sendable {
+        public let subject: String
+        public let message: String
+        /// What failed: the executable's exit code follows it.
+        public let cause: any Error & Sendable
+    }
+
+    public var feedsChecked = 0
+    public var feedsFailed = 0
+    /// Feeds left alone after repeated failures.
+    public var backingOff = 0
+    public var newEpisodes = 0
+    public var downloaded: [Downloaded] = []
+    public var deleted = 0
+    public var deletedBytes = 0
+    /// Wanted episodes policy left out (too old, too large, over the budget).
+    public var skipped = 0
+    /// Downloads that failed in a row and wait before the next try.
+    public var waiting = 0
+    public var failures: [Failure] = []
+    /// Downloads the disk stopped (below `min-free`, full), and why.
+    public var unwritten: [Unwritten] = []
+    /// Why the disk took no more, once a download found it full.
+    public var diskFull: String?
+
+    /// "12 feeds (1 failed), 3 new, 2 downloaded (41.0 MiB), 1 deleted (9.5 MiB), 2 skipped by
+    /// policy, 1 feed backing off".
+    public var summary: String {
+        var parts = [
+            Formatting.count(feedsChecked, "feed") + (feedsFailed > 0 ? " (\(feedsFailed) failed)" : ""),
+            "\(newEpisodes) new",
+            "\(downloaded.count) downloaded" + (downloaded.isEmpty ? "" : " (\(Formatting.bytes(downloadedBytes)))"),
+            "\(deleted) deleted" + (deleted == 0 ? "" : " (\(Formatting.bytes(deletedBytes)))"),
+        ]
+        if skipped > 0 { parts.append("\(skipped) skipped by policy") }
+        if backingOff > 0 { parts.append(Formatting.count(backingOff, "feed") + " backing off") }
+        if waiting > 0 { parts.append(Formatting.count(waiting, "download") + " backing off") }
+        if !unwritten.isEmpty { parts.append("\(unwritten.count) not downloaded for want of disk space") }
+        let downloadFailures = failures.count - feedsFailed - (unwritten.isEmpty ? 0 : 1)
+        if downloadFailures > 0 { parts.append(Formatting.count(downloadFailures, "download") + " failed") }
+        return parts.joined(separator: ", ")
+    }
+
+    public var downloadedBytes: Int { downloaded.reduce(0) { $0 + $1.bytes } }
+
+    /// What was downloaded, newest first, for the desktop notification.
+    public var newestFirst: [DownloadedEpisode] {
+        downloaded.sorted { ($0.sortDate, $0.id) > ($1.sortDate, $1.id) }.map {
+            DownloadedEpisode(id: $0.id, title: $0.title, podcast: $0.podcast)
+        }
+    }
+}
