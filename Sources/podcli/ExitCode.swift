@@ -75,6 +75,9 @@ enum ExitCode: Int32, CaseIterable {
             case .syncRunning: self = .busy
             case .emptyQueue: self = .notFound
             case .unplayable(_, let first): self = ExitCode(for: first)
+            case .playerNotStarted: self = .storage
+            case .playerStopped(_, let status): self = ExitCode(rawValue: status) ?? .storage
+            case .playerNotAnswering: self = .unavailable
             }
         case let failure as CommandFailure: self = failure.exitCode
         default: self = .storage

@@ -47,6 +47,6 @@ struct Helpers: HelperProcesses {
 
     func playInBackground(episode id: Int) throws {
         try BackgroundPlayer.start(
-            arguments: homeArguments + [Play.spec.name, "\(id)"], controlSocket: controlSocket, output: .silent)
+            arguments: homeArguments + [Play.spec.name, "\(id)"], controlSocket: controlSocket)
     }
 }

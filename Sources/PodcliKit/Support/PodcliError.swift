@@ -49,6 +49,12 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
     case startPastTheEnd(episode: Int, start: String, length: String)
     /// Some episodes of a queue could not be played; `first` is the first one's error.
     case unplayable(count: Int, first: any Error & Sendable)
+    /// A background player could not be started.
+    case playerNotStarted(reason: String)
+    /// A background player stopped before it played: its last words, and its exit status.
+    case playerStopped(words: String, status: Int32)
+    /// A background player did not answer in time; its log says more.
+    case playerNotAnswering(log: String)
 
     public var description: String {
         switch self {
@@ -74,6 +80,9 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
         case .startPastTheEnd(let episode, let start, let length):
             return "--from \(start) is past the end of #\(episode) (\(length))"
         case .unplayable(let count, _): return Formatting.count(count, "episode") + " could not be played (see above)"
+        case .playerNotStarted(let reason): return "cannot start a player: \(reason)"
+        case .playerStopped(let words, _): return words
+        case .playerNotAnswering(let log): return "the player did not answer within 5 s (see \(log))"
         }
     }
 }

@@ -64,9 +64,8 @@ enum Attach: Command {
     }
 
     private static func status(at socket: String) throws -> NowPlayingReport {
-        let reply = try ControlClient.send("status", to: socket)
-        guard !reply.hasPrefix("error ") else { throw ControlError.nothingPlaying }
-        return try JSONDecoder().decode(NowPlayingReport.self, from: Data(reply.utf8))
+        guard case .playing(let report, _) = try PlayerAnswer.ask(at: socket) else { throw ControlError.nothingPlaying }
+        return report
     }
 
     private static func draw(_ report: NowPlayingReport, output: Output) {

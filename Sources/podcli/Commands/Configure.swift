@@ -44,12 +44,9 @@ enum Configure: Command {
         return (try FeedReference.match(name, in: feeds), feeds)
     }
 
-    /// What `config set|unset --feed NAME` changes: the sections naming the feed, whatever NAME
-    /// they were written with; a new section is named by the feed's title.
+    /// What `config set|unset --feed NAME` changes: the sections naming the feed.
     static func target(_ feed: (Feed, among: [Feed])?) -> ConfigFile.Target? {
-        feed.map { feed, feeds in
-            ConfigFile.Target(name: feed.title) { name in (try? FeedReference.match(name, in: feeds))?.id == feed.id }
-        }
+        feed.map { ConfigFile.Target(for: $0, among: $1) }
     }
 
     /// The configuration file, checked: a change is not written into a file with mistakes.
@@ -112,28 +109,10 @@ enum ConfigList: Command {
         name: "list", abstract: "Print every setting in effect, then each feed section, as the file would hold them.",
         flags: [json])
 
-    /// `config list --json`: the values as the file writes them.
-    struct Report: Encodable {
-        struct Section: Encodable {
-            let name: String
-            let settings: [String: String]
-        }
-        let settings: [String: String]
-        let feeds: [Section]
-    }
-
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let config = try Configure.file(in: context).1
         if arguments[json] {
-            let report = Report(
-                settings: Dictionary(uniqueKeysWithValues: Setting.allCases.map { ($0.rawValue, $0.value(in: config)) }),
-                feeds: config.feedSections.map { section in
-                    Report.Section(
-                        name: section.name,
-                        settings: Dictionary(
-                            section.assignments.map { ($0.setting.rawValue, $0.value) }, uniquingKeysWith: { $1 }))
-                })
-            context.output.print(try EpisodeReport.json(report), always: true)
+            context.output.print(try EpisodeReport.json(ConfigReport(config)), always: true)
             return
         }
         for setting in Setting.allCases {

@@ -32,27 +32,30 @@ enum Status: Command {
             """, flags: [json])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let reply: String
+        let answer: PlayerAnswer
         do {
-            reply = try ControlClient.send("status", to: context.directories.get().controlSocket)
+            answer = try PlayerAnswer.ask(at: context.directories.get().controlSocket)
         } catch let error as ControlError {
             // A status bar reads stdout: it gets JSON, whatever happened; people get the line.
             if arguments[json] { context.output.print(PlayerAbsence(error).json, always: true) }
             throw error
         }
-        if reply == NowPlayingBoard.notYet {
+        let report: NowPlayingReport
+        let line: String
+        switch answer {
+        case .starting:
             let starting = PlayerAbsence(state: "starting", pid: nil, error: nil)
             context.output.print(arguments[json] ? starting.json : "Starting.", always: true)
             return
-        }
-        if reply.hasPrefix("error ") {
-            throw CommandFailure(description: String(reply.dropFirst("error ".count)), exitCode: .usage)
+        case .unreadable(let reply):
+            throw CommandFailure(description: reply, exitCode: .usage)
+        case .playing(let playing, let reply):
+            (report, line) = (playing, reply)
         }
         if arguments[json] {
-            context.output.print(reply, always: true)
+            context.output.print(line, always: true)
             return
         }
-        let report = try JSONDecoder().decode(NowPlayingReport.self, from: Data(reply.utf8))
         let state = report.state.prefix(1).uppercased() + report.state.dropFirst()
         context.output.print(
             "\(state): #\(report.id) " + (report.podcast.map { "\($0) — " } ?? "") + report.title, always: true)
@@ -62,35 +65,6 @@ enum Status: Command {
             "\(NowPlayingLine.clock(report.position))\(duration), volume \(report.volume)%\(rate)", always: true)
         if let author = report.author { context.output.print("By: \(author)", always: true) }
         if let artwork = report.artwork { context.output.print("Artwork: \(artwork)", always: true) }
-    }
-}
-
-/// What `status --json` prints when no player answers: the state, its pid when there is one,
-/// and the words of the error.
-struct PlayerAbsence: Encodable {
-    var state: String
-    var pid: Int32?
-    var error: String?
-
-    init(state: String, pid: Int32?, error: String?) {
-        self.state = state
-        self.pid = pid
-        self.error = error
-    }
-
-    init(_ error: ControlError) {
-        switch error {
-        case .nothingPlaying: self.init(state: "not playing", pid: nil, error: error.description)
-        case .suspended(let pid): self.init(state: "suspended", pid: pid, error: error.description)
-        case .notAnswering(let pid): self.init(state: "not answering", pid: pid, error: error.description)
-        case .socket, .alreadyPlaying: self.init(state: "unknown", pid: nil, error: error.description)
-        }
-    }
-
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"state":"unknown"}"#
     }
 }
 

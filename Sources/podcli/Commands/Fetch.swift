@@ -46,25 +46,21 @@ enum Fetch: Command {
             library: library, fetcher: context.feedFetcher(),
             protection: try chosenProtection ?? context.config().protection)
 
-        if let feed = try library.feed(url: url) ?? subscribedFeed(named: url, in: library) {
-            let outcome = try updater.refresh(feed)
-            try finish(outcome, downloading: downloadCount, arguments: arguments, context: context)
-            return
-        }
-
         var episode: Episode
         var madeHere = false
-        if let listed = try listedEpisode(url, in: library) ?? library.episode(sourceURL: url) {
-            episode = listed
-        } else {
-            try DownloadError.checkFetchable(url)
-            // An audio file name needs no look first: one request, as before feeds existed.
-            let outcome = looksLikeAudio(url) ? .audio : try updater.subscribe(url: url)
+        switch try FetchTarget.resolve(url, in: library) {
+        case .feed(let feed):
+            return try finish(try updater.refresh(feed), downloading: downloadCount, arguments: arguments, context: context)
+        case .episode(let known):
+            episode = known
+        case .url(let url):
+            let outcome = FetchTarget.looksLikeAudio(url) ? .audio : try updater.subscribe(url: url)
             guard case .audio = outcome else {
                 return try finish(outcome, downloading: downloadCount, arguments: arguments, context: context)
             }
             (episode, madeHere) = try library.episodeToFetch(
-                sourceURL: url, title: arguments[title] ?? defaultTitle(for: url), protection: updater.protection)
+                sourceURL: url, title: arguments[title] ?? FetchTarget.defaultTitle(for: url),
+                protection: updater.protection)
         }
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
         do {
@@ -102,41 +98,6 @@ enum Fetch: Command {
         output.print(try EpisodeReport.json(EpisodeReport(current, in: library)), always: true)
     }
 
-    /// Extensions of the audio files podcasts publish.
-    static let audioExtensions: Set<String> = ["mp3", "mp2", "mp1", "m4a", "aac", "ogg", "oga", "opus", "flac", "wav"]
-
-    /// True when the URL's path ends in an audio file name.
-    static func looksLikeAudio(_ url: String) -> Bool {
-        let path = URLComponents(string: url)?.path ?? ""
-        return audioExtensions.contains(pathExtension(of: path).lowercased())
-    }
-
-    /// What follows the last dot of the last component, as NSString's pathExtension reads it: ""
-    /// for a hidden file's name (".mp3") or a name ending in a dot.
-    private static func pathExtension(of path: String) -> Substring {
-        guard let name = path.split(separator: "/").last, let dot = name.lastIndex(of: "."), dot != name.startIndex
-        else { return "" }
-        return name[name.index(after: dot)...]
-    }
-
-    /// A subscribed feed named by number or title, when `reference` is not a URL at all; nil for
-    /// a URL, or for an episode's number or UUID prefix that names no feed (`listedEpisode`).
-    private static func subscribedFeed(named reference: String, in library: Library) throws -> Feed? {
-        guard !reference.contains("://") else { return nil }
-        do {
-            return try library.feed(matching: reference)
-        } catch StoreError.feedNotFound {
-            guard try listedEpisode(reference, in: library) != nil else { throw DownloadError.invalidURL(reference) }
-            return nil
-        }
-    }
-
-    /// The episode `reference` names by number or UUID prefix, when it is not a URL.
-    private static func listedEpisode(_ reference: String, in library: Library) throws -> Episode? {
-        guard !reference.contains("://") else { return nil }
-        return try? library.episode(matching: reference)
-    }
-
     /// Reports a subscription or refresh, then downloads what `--download` asks for.
     private static func finish(
         _ outcome: FeedUpdater.Outcome, downloading count: DownloadCount?, arguments: ParsedArguments,
@@ -163,13 +124,8 @@ enum Fetch: Command {
             return
         }
         if let count {
-            var filter = EpisodeFilter()
-            filter.feedID = feed.id
-            let waiting = try library.listing(filter).filter { $0.state != .downloaded }
-            let chosen = count.limit.map { Array(waiting.prefix($0)) } ?? waiting
             let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
-            for listed in chosen {
-                guard let episode = try library.episode(id: listed.id) else { continue }
+            for episode in try library.newestNotDownloaded(of: feed, limit: count.limit) {
                 let file = try fetcher.fetch(episode, showingProgressOn: output)
                 output.print("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size)))")
             }
@@ -193,13 +149,5 @@ enum Fetch: Command {
                 return nil
             }
         }
-    }
-
-    /// "https://x/shows/ep-12.mp3?x=1" → "ep-12".
-    static func defaultTitle(for url: String) -> String {
-        let last = URLComponents(string: url)?.path.split(separator: "/").last.map(String.init)
-        let name = last?.removingPercentEscapes() ?? last ?? ""
-        let stem = name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : name
-        return stem.isEmpty ? (URLComponents(string: url)?.host ?? url) : stem
     }
 }

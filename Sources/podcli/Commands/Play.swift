@@ -43,14 +43,15 @@ enum Play: Command {
             Int(text).flatMap { SoftwareVolume.range.contains($0) ? $0 : nil }
         }
         if arguments[background] {
-            return try BackgroundPlayer.start(
+            let pid = try BackgroundPlayer.start(
                 arguments: Array(CommandLine.arguments.dropFirst()).filter { $0 != "--background" },
-                controlSocket: context.directories.get().controlSocket, output: context.output)
+                controlSocket: context.directories.get().controlSocket)
+            context.output.print("Playing in the background (\(pid)): 'podcli status', 'podcli attach', 'podcli stop'")
+            return
         }
         let config = try context.config()
         let library = try context.library()
-        let (playlist, madeHere) = try self.playlist(
-            arguments[episode], library: library, protection: config.protection)
+        let playlist = try Playlist(arguments[episode], library: library, protection: config.protection)
         let session = PlaySession(
             library: library, display: NowPlayingDisplay(output: context.output),
             device: arguments[device] ?? context.environment["PODCLI_DEVICE"] ?? config.device ?? "default",
@@ -59,40 +60,13 @@ enum Play: Command {
             helpers: Helpers(context: context), requiresRemoteControl: context.environment[BackgroundPlayer.marker] == "1")
         let reason: StopReason
         do {
-            reason = try session.run(playlist, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
+            reason = try session.run(playlist.episodes, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
         } catch {
             // A URL that could not be streamed leaves no episode behind, unless something was kept.
-            if let madeHere { _ = try? library.forgetIfNothingKept(madeHere) }
+            if let madeHere = playlist.madeHere { _ = try? library.forgetIfNothingKept(madeHere) }
             throw error
         }
         if case .signal(let number) = reason { throw TerminatedBySignal(number: number) }
-    }
-
-    /// The episode asked for (by number, UUID prefix or audio URL: a new URL is a new episode),
-    /// then the rest of the queue; or the queue. Also the episode a new URL made, if one did.
-    private static func playlist(
-        _ reference: String?, library: Library, protection: Protection
-    ) throws -> ([Episode], madeHere: Episode?) {
-        let queue = try library.queue()
-        guard let reference else {
-            guard !queue.isEmpty else {
-                throw CommandFailure(
-                    description: "the queue is empty: play an episode with 'podcli play ID', "
-                        + "or queue some with 'podcli queue add ID'",
-                    exitCode: .notFound)
-            }
-            return (queue, nil)
-        }
-        let episode: Episode
-        var madeHere = false
-        if reference.contains("://") {
-            try DownloadError.checkFetchable(reference)
-            (episode, madeHere) = try library.episodeToFetch(
-                sourceURL: reference, title: Fetch.defaultTitle(for: reference), protection: protection)
-        } else {
-            episode = try library.episode(matching: reference)
-        }
-        return ([episode] + queue.filter { $0.id != episode.id }, madeHere ? episode : nil)
     }
 }
 

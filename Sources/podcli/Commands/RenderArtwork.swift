@@ -23,7 +23,9 @@ enum RenderArtwork: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let fileMode = try arguments.value(mode, as: "an octal mode such as 600") { mode_t($0, radix: 8) }
         let path = arguments[source]!
-        guard let bytes = path == standardInput ? readStandardInput() : FileManager.default.contents(atPath: path).map(Array.init)
+        guard let bytes = path == standardInput
+            ? ArtworkFile.readImage(from: STDIN_FILENO, upTo: ImageFetcher.maximumBytes)
+            : FileManager.default.contents(atPath: path).map(Array.init)
         else {
             throw CommandFailure(description: "could not read \(path == standardInput ? "stdin" : path)", exitCode: .storage)
         }
@@ -31,20 +33,6 @@ enum RenderArtwork: Command {
             _ = try ArtworkFile.write(bytes, to: arguments[destination]!, mode: fileMode ?? 0o600)
         } catch {
             throw CommandFailure(description: "\(error)", exitCode: .badContent)
-        }
-    }
-
-    /// All of stdin, up to the largest image podcli takes; nil on a read error or past that.
-    private static func readStandardInput() -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = read(STDIN_FILENO, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-            if bytes.count > ImageFetcher.maximumBytes { return nil }
         }
     }
 }

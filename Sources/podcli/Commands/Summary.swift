@@ -26,9 +26,7 @@ enum Summary {
 
     /// What the player says it plays, in a line.
     private static func nowPlaying(socket: String) -> String {
-        guard let reply = try? ControlClient.send("status", to: socket), !reply.hasPrefix("error "),
-            let report = try? JSONDecoder().decode(NowPlayingReport.self, from: Data(reply.utf8))
-        else { return "Nothing is playing." }
+        guard case .playing(let report, _)? = try? PlayerAnswer.ask(at: socket) else { return "Nothing is playing." }
         let state = report.state.prefix(1).uppercased() + report.state.dropFirst()
         return "\(state): #\(report.id) " + (report.podcast.map { "\($0) — " } ?? "") + report.title
     }

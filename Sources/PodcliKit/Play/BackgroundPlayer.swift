@@ -1,5 +1,4 @@
 import FoundationEssentials
-import PodcliKit
 import RemoteControl
 
 #if canImport(Glibc)
@@ -9,15 +8,18 @@ import RemoteControl
 /// `podcli play --background`: the same `play`, run again as a process of its own session
 /// (`DetachedProcess`), with no terminal (closing the terminal does not stop it), its output in a
 /// log beside the control socket. The command returns once the player answers on the socket.
-enum BackgroundPlayer {
+public enum BackgroundPlayer {
     /// Set for the player it starts: a player nothing can reach (no terminal, no socket) must not
     /// play on, so one whose control socket cannot be made exits with that error.
-    static let marker = "PODCLI_BACKGROUND"
+    public static let marker = "PODCLI_BACKGROUND"
 
-    /// Starts the player with `arguments` (the command line without `--background`).
-    /// - Throws: `ControlError.alreadyPlaying` when a player answers already; a failure carrying
-    ///   the player's own last words and exit code when it stops before answering.
-    static func start(arguments: [String], controlSocket: String, output: Output) throws {
+    /// Starts the player with `arguments` (its command line, as `DetachedProcess` takes it) and
+    /// returns its pid once it answers.
+    /// - Throws: `ControlError.alreadyPlaying` when a player answers already; `PodcliError
+    ///   .playerStopped` with the player's own last words and exit status when it stops before
+    ///   answering, `.playerNotStarted`, `.playerNotAnswering`.
+    @discardableResult
+    public static func start(arguments: [String], controlSocket: String) throws -> pid_t {
         // The player to be started would find the socket taken, and this one its answers.
         do {
             _ = try ControlClient.send("status", to: controlSocket)
@@ -35,24 +37,21 @@ enum BackgroundPlayer {
         switch DetachedProcess.spawn(arguments, log: log, environment: [marker: "1"]) {
         case .success(let started): pid = started
         case .failure(let error):
-            throw CommandFailure(description: "cannot start a player: \(error)", exitCode: .storage)
+            throw PodcliError.playerNotStarted(reason: "\(error)")
         }
         // Up when it reports what it plays; gone if it exits first (no device, no such episode...).
         for _ in 0..<200 {
             if let reply = try? ControlClient.send("status", to: controlSocket), !reply.hasPrefix("error ") {
-                output.print("Playing in the background (\(pid)): 'podcli status', 'podcli attach', 'podcli stop'")
-                return
+                return pid
             }
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
                 let words = (try? String(contentsOfFile: log, encoding: .utf8))?
                     .split(separator: "\n").last.map { String($0.dropFirst($0.hasPrefix("podcli: ") ? 8 : 0)) }
-                throw CommandFailure(
-                    description: words ?? "the player stopped at once",
-                    exitCode: ExitCode(rawValue: (status >> 8) & 0xff) ?? .storage)
+                throw PodcliError.playerStopped(words: words ?? "the player stopped at once", status: (status >> 8) & 0xff)
             }
             usleep(25_000)
         }
-        throw CommandFailure(description: "the player did not answer within 5 s (see \(log))", exitCode: .unavailable)
+        throw PodcliError.playerNotAnswering(log: log)
     }
 }
