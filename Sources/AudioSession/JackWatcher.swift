@@ -81,7 +81,7 @@ public final class JackWatcher: @unchecked Sendable {
         let count = snd_ctl_poll_descriptors(control, &descriptors, UInt32(descriptors.count))
         guard count > 0 else { return }
         var event: OpaquePointer?
-        snd_ctl_event_malloc(&event)
+        guard snd_ctl_event_malloc(&event) == 0 else { return }
         defer { snd_ctl_event_free(event) }
         descriptors = Array(descriptors.prefix(Int(count)))
         while stop.wait(for: &descriptors, timeout: nil) {
@@ -99,7 +99,7 @@ public final class JackWatcher: @unchecked Sendable {
 
     private func elementNames() -> [String] {
         var list: OpaquePointer?
-        snd_ctl_elem_list_malloc(&list)
+        guard snd_ctl_elem_list_malloc(&list) == 0 else { return [] }
         defer { snd_ctl_elem_list_free(list) }
         guard snd_ctl_elem_list(control, list) == 0 else { return [] }
         let count = snd_ctl_elem_list_get_count(list)
@@ -115,12 +115,11 @@ public final class JackWatcher: @unchecked Sendable {
     private func read(_ name: String) -> Bool? {
         var id: OpaquePointer?
         var value: OpaquePointer?
-        snd_ctl_elem_id_malloc(&id)
-        snd_ctl_elem_value_malloc(&value)
         defer {
-            snd_ctl_elem_id_free(id)
-            snd_ctl_elem_value_free(value)
+            if id != nil { snd_ctl_elem_id_free(id) }
+            if value != nil { snd_ctl_elem_value_free(value) }
         }
+        guard snd_ctl_elem_id_malloc(&id) == 0, snd_ctl_elem_value_malloc(&value) == 0 else { return nil }
         // Mixer controls (a sound server's) and card controls (a card's jacks) live apart.
         for interface in [SND_CTL_ELEM_IFACE_CARD, SND_CTL_ELEM_IFACE_MIXER] {
             snd_ctl_elem_id_clear(id)

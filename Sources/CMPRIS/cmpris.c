@@ -277,9 +277,10 @@ void cmpris_run(cmpris *m, int stop) {
         int r;
         while ((r = sd_bus_process(m->bus, NULL)) > 0) {}
         if (r < 0) return;
-        uint64_t timeout = 0;
+        uint64_t timeout = UINT64_MAX;
         int events = sd_bus_get_events(m->bus);
-        sd_bus_get_timeout(m->bus, &timeout);
+        // Unknown, it is no deadline: a 0 would make this loop spin.
+        if (sd_bus_get_timeout(m->bus, &timeout) < 0) timeout = UINT64_MAX;
         struct pollfd fds[3] = {
             {.fd = sd_bus_get_fd(m->bus), .events = events < 0 ? 0 : events},
             {.fd = m->wake, .events = POLLIN},

@@ -16,6 +16,8 @@ final class Transfer {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// Ends an exchange under way when signalled (the player quit while this was fetching).
     private let stop: StopEvent?
+    /// The first option libcurl refused when the handle was set up, if any.
+    private var refused: (option: String, code: CURLcode)?
 
     /// What libcurl said about one exchange.
     struct Result {
@@ -39,23 +41,28 @@ final class Transfer {
         self.stop = stop
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-        ccurl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
-        ccurl_setopt_str(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        ccurl_setopt_str(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-        ccurl_setopt_long(handle, CURLOPT_MAXREDIRS, policy.maxRedirects)
-        ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
-        ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
-        ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, policy.connectTimeout)
-        ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, policy.lowSpeedLimit)
-        ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, policy.lowSpeedTime)
-        ccurl_setopt_str(handle, CURLOPT_USERAGENT, policy.userAgent)
-        ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        // Larger reads mean fewer callbacks and writes on fast links.
-        ccurl_setopt_long(handle, CURLOPT_BUFFERSIZE, 256 * 1024)
-        ccurl_setopt_write(handle, bodyCallback, nil)
-        ccurl_setopt_header(handle, headerCallback, nil)
-        ccurl_setopt_xferinfo(handle, progressCallback, nil)
+        // Every option is one of podcli's rules (http/https only, TLS verified, ...): a libcurl
+        // that refuses one gets no transfer to run (`perform` says which option).
+        let options: [(String, CURLcode)] = [
+            ("ERRORBUFFER", ccurl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)),
+            ("PROTOCOLS_STR", ccurl_setopt_str(handle, CURLOPT_PROTOCOLS_STR, "http,https")),
+            ("REDIR_PROTOCOLS_STR", ccurl_setopt_str(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")),
+            ("FOLLOWLOCATION", ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)),
+            ("MAXREDIRS", ccurl_setopt_long(handle, CURLOPT_MAXREDIRS, policy.maxRedirects)),
+            ("SSL_VERIFYPEER", ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)),
+            ("SSL_VERIFYHOST", ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)),
+            ("CONNECTTIMEOUT", ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, policy.connectTimeout)),
+            ("LOW_SPEED_LIMIT", ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, policy.lowSpeedLimit)),
+            ("LOW_SPEED_TIME", ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, policy.lowSpeedTime)),
+            ("USERAGENT", ccurl_setopt_str(handle, CURLOPT_USERAGENT, policy.userAgent)),
+            ("NOSIGNAL", ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)),
+            // Larger reads mean fewer callbacks and writes on fast links.
+            ("BUFFERSIZE", ccurl_setopt_long(handle, CURLOPT_BUFFERSIZE, 256 * 1024)),
+            ("WRITEFUNCTION", ccurl_setopt_write(handle, bodyCallback, nil)),
+            ("HEADERFUNCTION", ccurl_setopt_header(handle, headerCallback, nil)),
+            ("XFERINFOFUNCTION", ccurl_setopt_xferinfo(handle, progressCallback, nil)),
+        ]
+        refused = options.first { $0.1 != CURLE_OK }.map { (option: "CURLOPT_" + $0.0, code: $0.1) }
     }
 
     deinit {
@@ -78,19 +85,25 @@ final class Transfer {
     /// Performs one exchange, handing headers, body and progress to `sink`.
     func perform(_ exchange: Exchange, sink: any TransferSink) -> Result {
         errorBuffer[0] = 0
-        ccurl_setopt_str(handle, CURLOPT_URL, exchange.url)
-        ccurl_setopt_str(handle, CURLOPT_RANGE, exchange.range)
-        ccurl_setopt_str(handle, CURLOPT_ACCEPT_ENCODING, exchange.acceptCompression ? "" : nil)
         var headers: UnsafeMutablePointer<curl_slist>?
         for line in exchange.headers { headers = curl_slist_append(headers, line) }
         defer { curl_slist_free_all(headers) }
-        ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
-
         let box = SinkBox(sink)
         let context = Unmanaged.passUnretained(box).toOpaque()
-        ccurl_setopt_ptr(handle, CURLOPT_WRITEDATA, context)
-        ccurl_setopt_ptr(handle, CURLOPT_HEADERDATA, context)
-        ccurl_setopt_ptr(handle, CURLOPT_XFERINFODATA, context)
+        let options: [(String, CURLcode)] = [
+            ("URL", ccurl_setopt_str(handle, CURLOPT_URL, exchange.url)),
+            ("RANGE", ccurl_setopt_str(handle, CURLOPT_RANGE, exchange.range)),
+            ("ACCEPT_ENCODING", ccurl_setopt_str(handle, CURLOPT_ACCEPT_ENCODING, exchange.acceptCompression ? "" : nil)),
+            ("HTTPHEADER", ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)),
+            ("WRITEDATA", ccurl_setopt_ptr(handle, CURLOPT_WRITEDATA, context)),
+            ("HEADERDATA", ccurl_setopt_ptr(handle, CURLOPT_HEADERDATA, context)),
+            ("XFERINFODATA", ccurl_setopt_ptr(handle, CURLOPT_XFERINFODATA, context)),
+        ]
+        if let refused = refused ?? options.first(where: { $0.1 != CURLE_OK }).map({ ("CURLOPT_" + $0.0, $0.1) }) {
+            return Result(
+                code: refused.1, message: "libcurl refused \(refused.0): \(String(cString: curl_easy_strerror(refused.1)))",
+                effectiveURL: exchange.url, redirectURL: nil)
+        }
         let (code, stopped) = withExtendedLifetime(box) { run() }
 
         let message =

@@ -26,11 +26,15 @@ public struct EpisodeListing: Equatable, Sendable {
     /// What a listing selects from `episodes` joined to `feeds` and to `playback_state` as
     /// `playback` (`joins`), in the order `init(row:)` reads.
     static let columns = """
-        episodes.id, episodes.uuid, episodes.feed_id, feeds.title, episodes.title, episodes.source_url,
-        episodes.state, episodes.sort_date, episodes.published_at, episodes.duration_ms,
-        (SELECT sum(size) FROM files WHERE episode_id = episodes.id), coalesce(playback.played, 0),
-        coalesce(playback.position_ms, 0), episodes.is_new, episodes.kept, episodes.removed_at, episodes.last_error,
-        (SELECT content_type FROM files WHERE episode_id = episodes.id ORDER BY id LIMIT 1), episodes.enclosure_type
+        episodes.id AS id, episodes.uuid AS uuid, episodes.feed_id AS feed_id, feeds.title AS feed_title,
+        episodes.title AS title, episodes.source_url AS source_url, episodes.state AS state,
+        episodes.sort_date AS sort_date, episodes.published_at AS published_at, episodes.duration_ms AS duration_ms,
+        (SELECT sum(size) FROM files WHERE episode_id = episodes.id) AS file_size,
+        coalesce(playback.played, 0) AS played, coalesce(playback.position_ms, 0) AS position_ms,
+        episodes.is_new AS is_new, episodes.kept AS kept, episodes.removed_at AS removed_at,
+        episodes.last_error AS last_error,
+        (SELECT content_type FROM files WHERE episode_id = episodes.id ORDER BY id LIMIT 1) AS file_type,
+        episodes.enclosure_type AS enclosure_type
         """
 
     /// The joins `columns` reads beside `episodes`; a query that starts from `playback_state`
@@ -38,24 +42,26 @@ public struct EpisodeListing: Equatable, Sendable {
     static let feedJoin = "LEFT JOIN feeds ON feeds.id = episodes.feed_id"
     static let playbackJoin = "LEFT JOIN playback_state AS playback ON playback.episode_id = episodes.id"
 
+    /// A row of `columns`, read by name: the list is long and grows.
     init(row: Row) {
-        id = Int(row.int(0)!)
-        uuid = row.string(1)!
-        feedID = row.int(2).map(Int.init)
-        feedTitle = row.string(3)
-        title = row.string(4)!
-        sourceURL = row.string(5)!
-        state = EpisodeState(rawValue: row.string(6)!) ?? .failed
-        sortDate = Int(row.int(7) ?? 0)
-        publishedAt = row.int(8).map(Int.init)
-        durationMilliseconds = row.int(9).map(Int.init)
-        fileSize = row.int(10).map(Int.init)
-        played = row.int(11) == 1
-        positionMilliseconds = Int(row.int(12) ?? 0)
-        isNew = row.int(13) == 1
-        isKept = row.int(14) == 1
-        removedAt = row.int(15).map(Int.init)
-        lastError = row.string(16)
-        mediaTypeHint = MediaTypeHint(fileType: row.string(17), enclosureType: row.string(18), sourceURL: sourceURL)
+        id = Int(row.int("id")!)
+        uuid = row.string("uuid")!
+        feedID = row.int("feed_id").map(Int.init)
+        feedTitle = row.string("feed_title")
+        title = row.string("title")!
+        sourceURL = row.string("source_url")!
+        state = EpisodeState(rawValue: row.string("state")!) ?? .failed
+        sortDate = Int(row.int("sort_date") ?? 0)
+        publishedAt = row.int("published_at").map(Int.init)
+        durationMilliseconds = row.int("duration_ms").map(Int.init)
+        fileSize = row.int("file_size").map(Int.init)
+        played = row.int("played") == 1
+        positionMilliseconds = Int(row.int("position_ms") ?? 0)
+        isNew = row.int("is_new") == 1
+        isKept = row.int("kept") == 1
+        removedAt = row.int("removed_at").map(Int.init)
+        lastError = row.string("last_error")
+        mediaTypeHint = MediaTypeHint(
+            fileType: row.string("file_type"), enclosureType: row.string("enclosure_type"), sourceURL: sourceURL)
     }
 }

@@ -7,6 +7,8 @@ public final class Statement {
     private let handle: OpaquePointer
     private let connection: OpaquePointer
     let sql: String
+    /// The result's column names (as `AS` gives them), shared by every row it reads.
+    private let columns: ColumnNames
 
     init(connection: OpaquePointer, sql: String) throws(StoreError) {
         var statement: OpaquePointer?
@@ -18,14 +20,24 @@ public final class Statement {
         self.handle = statement
         self.connection = connection
         self.sql = sql
+        columns = ColumnNames(
+            (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) })
     }
 
     deinit { sqlite3_finalize(handle) }
 
     /// Binds `values` to the parameters in order, replacing earlier bindings.
+    /// - Throws: `StoreError.sqlite` (SQLITE_RANGE) when the count of values is not the count of
+    ///   parameters: a value too many or too few is a mistake, never left to bind as NULL.
     func bind(_ values: [SQLValue]) throws(StoreError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        let parameters = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count == parameters else {
+            throw .sqlite(
+                code: SQLITE_RANGE, message: "\(values.count) values for \(parameters) parameters",
+                operation: "binding `\(sql)`")
+        }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
@@ -80,7 +92,7 @@ public final class Statement {
                 values.append(.text(text))
             }
         }
-        return Row(values: values)
+        return Row(values: values, columns: columns)
     }
 }
 
@@ -91,9 +103,30 @@ public enum SQLValue: Equatable, Sendable {
     case text(String)
 }
 
-/// One result row; columns are read by position, in the order of the SELECT.
+/// A statement's column names, with their positions looked up once.
+final class ColumnNames: Sendable {
+    let positions: [String: Int]
+
+    init(_ names: [String]) {
+        positions = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// One result row; columns are read by position, in the order of the SELECT, or by name where
+/// positions are fragile (a long column list, or one a query extends).
 public struct Row: Sendable {
     let values: [SQLValue]
+    let columns: ColumnNames
+
+    /// The position of the column named `name`.
+    private func position(_ name: String) -> Int {
+        guard let position = columns.positions[name] else { preconditionFailure("no column '\(name)' in the row") }
+        return position
+    }
+
+    func int(_ name: String) -> Int64? { int(position(name)) }
+
+    func string(_ name: String) -> String? { string(position(name)) }
 
     func int(_ column: Int) -> Int64? {
         if case .integer(let value) = values[column] { return value }

@@ -56,7 +56,11 @@ public final class ALSAOutput: AudioOutput {
         var buffer: snd_pcm_uframes_t = 0
         var period: snd_pcm_uframes_t = 0
         // Both out-parameters are required (a nil one crashes alsa-lib).
-        snd_pcm_get_params(handle, &buffer, &period)
+        let sized = snd_pcm_get_params(handle, &buffer, &period)
+        guard sized == 0, buffer > 0 else {
+            snd_pcm_close(handle)
+            throw .unsupportedFormat(name: device, format: format, reason: Self.reason(sized == 0 ? -EINVAL : sized))
+        }
         bufferFrames = Int(buffer)
         periodFrames = Int(max(1, period))
         // snd_pcm_set_params starts the device only once its buffer is full: after a seek (the
@@ -72,14 +76,16 @@ public final class ALSAOutput: AudioOutput {
         self.pcm = handle
         self.deviceName = device
         self.format = format
+        // What the device can do; when ALSA cannot say (out of memory), the safe assumptions:
+        // no pause (drop and refill instead), no card to watch the jacks of.
         var parameters: OpaquePointer?
-        snd_pcm_hw_params_malloc(&parameters)
-        defer { snd_pcm_hw_params_free(parameters) }
-        canPause = snd_pcm_hw_params_current(handle, parameters) == 0 && snd_pcm_hw_params_can_pause(parameters) == 1
+        canPause =
+            snd_pcm_hw_params_malloc(&parameters) == 0 && snd_pcm_hw_params_current(handle, parameters) == 0
+            && snd_pcm_hw_params_can_pause(parameters) == 1
+        if parameters != nil { snd_pcm_hw_params_free(parameters) }
         var info: OpaquePointer?
-        snd_pcm_info_malloc(&info)
-        defer { snd_pcm_info_free(info) }
-        let number = snd_pcm_info(handle, info) == 0 ? snd_pcm_info_get_card(info) : -1
+        let number = snd_pcm_info_malloc(&info) == 0 && snd_pcm_info(handle, info) == 0 ? snd_pcm_info_get_card(info) : -1
+        if info != nil { snd_pcm_info_free(info) }
         card = number >= 0 ? Int(number) : nil
     }
 
@@ -162,6 +168,8 @@ public final class ALSAOutput: AudioOutput {
 
     public func discard() {
         holding = false
+        // A device these fail on fails the next write too, where `recover` deals with it (or
+        // reports the device lost): nothing is lost by not failing here.
         snd_pcm_drop(pcm)
         snd_pcm_prepare(pcm)
     }

@@ -74,7 +74,8 @@ struct ListingTable {
             line.size.map(Formatting.bytes) ?? "-", line.format ?? "-",
         ]
         if showFeed { row.append(line.feed ?? "-") }
-        row.append(line.title + (line.error.map { "  (download failed: \($0))" } ?? ""))
+        let failed = listing.state == .failed ? line.lastError : nil
+        row.append(line.title + (failed.map { "  (download failed: \($0))" } ?? ""))
         return row
     }
 }

@@ -94,4 +94,29 @@ import Testing
         #expect(sections?.first?["name"] as? String == "Daily")
         #expect(sections?.first?["settings"] as? [String: String] == ["keep": "3"])
     }
+
+    @Test func listJSONIsAProjectionOfShowJSON() throws {
+        let w = try FeedCommandTests.World()
+        var items = (1...3).map { w.item($0) }
+        let audio = CLITestCase.audioBytes(20_000)
+        try audio.write(to: w.directory.appendingPathComponent("ep3.mp3"))
+        items[2].url = w.url("ep3.mp3")
+        items[0].url = w.url("missing.mp3")
+        #expect(try w.t.run(["fetch", try w.serve("feed.xml", FeedCommandTests.rss(title: "Show", items: items))]).status == 0)
+        // Newest first: 3 (downloaded and kept), 2 (listed only), 1 (its download failed).
+        let ids = try w.episodes().map { "\($0["id"] as! Int)" }
+        #expect(try w.t.run(["download", ids[0]]).status == 0)
+        #expect(try w.t.run(["keep", ids[0]]).status == 0)
+        #expect(try w.t.run(["download", ids[2]]).status == 69)
+        for listed in try w.episodes() {
+            let shown = try w.t.show("\(listed["id"] as! Int)")
+            for (key, value) in listed {
+                let json = { (value: Any?) in
+                    (try? JSONSerialization.data(withJSONObject: [value ?? NSNull()])).map { String(decoding: $0, as: UTF8.self) }
+                }
+                #expect(shown.keys.contains(key) && json(shown[key]) == json(value), "\(key): list \(value), show \(String(describing: shown[key]))")
+            }
+        }
+        #expect(try w.episodes().contains { ($0["last_error"] as? String)?.contains("404") == true })
+    }
 }

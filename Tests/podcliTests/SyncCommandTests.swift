@@ -178,7 +178,7 @@ import Testing
         #expect((feeds.first { $0["title"] as? String == "beta" }?["last_error"] as? String)?.contains("404") == true)
         let gammaEpisode = try s.episode("gamma 1")
         #expect(gammaEpisode["state"] as? String == "failed")
-        #expect((gammaEpisode["error"] as? String)?.contains("404 Not Found") == true, "\(gammaEpisode)")
+        #expect((gammaEpisode["last_error"] as? String)?.contains("404 Not Found") == true, "\(gammaEpisode)")
         #expect(try s.t.run(["list", "gamma"]).stdout.contains("(download failed: server answered 404"))
         let log = try String(contentsOfFile: s.t.home.path + "/sync.log", encoding: .utf8)
         #expect(log.contains("  failed: #2 beta: server answered 404"), "\(log)")

@@ -9,18 +9,12 @@ typedef int (*ccurl_xferinfo_cb)(void *clientp, curl_off_t dltotal, curl_off_t d
                                  curl_off_t ultotal, curl_off_t ulnow);
 
 CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value);
-CURLcode ccurl_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode ccurl_setopt_str(CURL *handle, CURLoption option, const char *value);
 CURLcode ccurl_setopt_ptr(CURL *handle, CURLoption option, void *value);
 CURLcode ccurl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
 CURLcode ccurl_setopt_write(CURL *handle, ccurl_data_cb callback, void *userdata);
 CURLcode ccurl_setopt_header(CURL *handle, ccurl_data_cb callback, void *userdata);
 CURLcode ccurl_setopt_xferinfo(CURL *handle, ccurl_xferinfo_cb callback, void *userdata);
-CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *out);
-CURLcode ccurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *out);
 CURLcode ccurl_getinfo_str(CURL *handle, CURLINFO info, const char **out);
-
-/// CURL_WRITEFUNC_ERROR is a cast macro Swift cannot import (curl >= 7.87).
-static inline size_t ccurl_writefunc_error(void) { return (size_t)0xFFFFFFFF; }
 
 #endif

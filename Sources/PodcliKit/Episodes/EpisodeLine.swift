@@ -1,6 +1,7 @@
 import EpisodeStore
 
-/// One episode of `list --json`: what the table shows, with numbers left as numbers.
+/// One episode of `list --json`: what the table shows, with numbers left as numbers. A projection
+/// of `show --json` (`EpisodeReport`): the same names, the same values, from the same sources.
 public struct EpisodeLine: Encodable {
     public let id: Int
     public let uuid: String
@@ -23,13 +24,14 @@ public struct EpisodeLine: Encodable {
     public let url: String
     /// Kept from sync's retention (`podcli keep`).
     public let kept: Bool
-    /// Why the last download failed.
-    public let error: String?
+    /// Why the last download failed or stopped (as `show --json`'s).
+    public let lastError: String?
 
     public enum CodingKeys: String, CodingKey {
-        case id, uuid, feed, title, state, status, new, played, position, duration, size, format, url, kept, error
+        case id, uuid, feed, title, state, status, new, played, position, duration, size, format, url, kept
         case feedID = "feed_id"
         case publishedAt = "published_at"
+        case lastError = "last_error"
     }
 
     public init(_ listing: EpisodeListing) {
@@ -48,15 +50,17 @@ public struct EpisodeLine: Encodable {
         format = EpisodeFormat.name(listing.mediaTypeHint)
         url = listing.sourceURL
         kept = listing.isKept
-        error = listing.state == .failed ? listing.lastError : nil
-        if listing.removedAt != nil {
-            status = "deleted"
-        } else if played {
-            status = "played"
-        } else if listing.state != .new {
-            status = listing.state.rawValue
-        } else {
-            status = new ? "new" : "-"
-        }
+        lastError = listing.lastError
+        status = Self.status(
+            state: listing.state, removed: listing.removedAt != nil, played: listing.played, new: new)
+    }
+
+    /// What the STATE column shows: deleted, played, the download's state past `new`, else new
+    /// (listed and unheard) or "-".
+    public static func status(state: EpisodeState, removed: Bool, played: Bool, new: Bool) -> String {
+        if removed { return "deleted" }
+        if played { return "played" }
+        if state != .new { return state.rawValue }
+        return new ? "new" : "-"
     }
 }

@@ -9,6 +9,8 @@ public struct EpisodeReport: Encodable {
     public let uuid: String
     public let title: String
     public let state: String
+    /// What `list` shows in its STATE column (`EpisodeLine.status`).
+    public let status: String
     public let url: String
     /// Absolute path of the downloaded file, or null.
     public let path: String?
@@ -26,6 +28,7 @@ public struct EpisodeReport: Encodable {
     public let createdAt: Int
     public let downloadedAt: Int?
     public let verifiedAt: Int?
+    /// Why the last download failed or stopped; nil after a success.
     public let lastError: String?
     // What the feed said (null for an episode fetched by its audio URL).
     public let feedID: Int?
@@ -42,13 +45,15 @@ public struct EpisodeReport: Encodable {
     public let season: Int?
     public let new: Bool
     public let inFeed: Bool
+    /// Kept from sync's retention (`podcli keep`).
+    public let kept: Bool
     public let chapters: [Chapter]
     public let chaptersURL: String?
     public let transcripts: [Transcript]
     public let persons: [Person]
 
     public enum CodingKeys: String, CodingKey {
-        case id, uuid, title, state, url, path, size, format, sha256, mode, protection, position, played
+        case id, uuid, title, state, status, url, path, size, format, sha256, mode, protection, position, played, kept
         case feed, guid, duration, link, description, episode, season, new, chapters, transcripts, persons
         case chaptersURL = "chapters_url"
         case feedID = "feed_id"
@@ -82,7 +87,7 @@ public struct EpisodeReport: Encodable {
         createdAt = episode.createdAt
         downloadedAt = episode.downloadedAt
         verifiedAt = file?.verifiedAt
-        lastError = episode.state == .downloaded ? nil : try library.attempts(of: episode).last?.error
+        lastError = episode.lastError
         feedID = episode.feedID
         feed = try episode.feedID.flatMap { try library.feed(id: $0)?.title }
         guid = episode.guid
@@ -95,6 +100,9 @@ public struct EpisodeReport: Encodable {
         season = episode.seasonNumber
         new = episode.isNew && !playback.played
         inFeed = episode.inFeed
+        kept = episode.isKept
+        status = EpisodeLine.status(
+            state: episode.state, removed: episode.removedAt != nil, played: playback.played, new: new)
         chapters = Self.decode(episode.chaptersJSON)
         chaptersURL = episode.chaptersURL
         transcripts = Self.decode(episode.transcriptsJSON)
