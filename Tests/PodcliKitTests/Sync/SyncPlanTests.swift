@@ -161,19 +161,3 @@ import Testing
         #expect(freeing.downloads.map(\.id) == [1] && freeing.deletions.map(\.id) == [3])
     }
 }
-
-/// The configuration file's values and its editing.
-@Suite struct ConfigFileTests {
-    @Test func sizesAndDurationsReadAndWriteBack() throws {
-        #expect(try ConfigValue.size("500M") == 500 << 20)
-        #expect(try ConfigValue.size("1.5G") == 3 << 29)
-        #expect(try ConfigValue.size("2GiB") == 2 << 30)
-        #expect(try ConfigValue.size("700k") == 700 << 10)
-        #expect(try ConfigValue.size("123") == 123)
-        #expect(throws: ConfigValue.Problem.self) { try ConfigValue.size("-1M") }
-        #expect(throws: ConfigValue.Problem.self) { try ConfigValue.size("lots") }
-        #expect(ConfigValue.size(3 << 30) == "3G" && ConfigValue.size(1536) == "1536")
-        #expect(try ConfigValue.duration("90m") == 5400 && ConfigValue.duration("45") == 45)
-        #expect(ConfigValue.duration(10_800) == "3h" && ConfigValue.duration(90) == "90s")
-    }
-}

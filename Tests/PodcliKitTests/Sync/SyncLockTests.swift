@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import PodcliKit
+
+/// One sync at a time per data directory: a second is turned away naming the first's pid, or
+/// waits for it with `wait`.
+@Suite struct SyncLockTests {
+    @Test func aSecondSyncIsTurnedAwayNamingTheHolderAndOneThatWaitsGetsItOnceFreed() throws {
+        let home = try TemporaryDirectory(prefix: "podcli-lock")
+        var first: SyncLock? = try SyncLock(directory: home.path, wait: false)
+        do {
+            _ = try SyncLock(directory: home.path, wait: false)
+            Issue.record("a second lock was granted while the first was held")
+        } catch PodcliError.syncRunning(let pid) {
+            #expect(pid == Int(getpid()))
+            #expect(
+                "\(PodcliError.syncRunning(pid: pid))"
+                    == "another podcli sync is running (pid \(getpid())); --wait waits for it")
+        }
+
+        // One that waits, on a thread of its own, has it only once the first lets go.
+        let granted = Mutex(false)
+        let waiter = Thread {
+            let lock = try? SyncLock(directory: home.path, wait: true)
+            granted.withLock { $0 = lock != nil }
+        }
+        waiter.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(!granted.withLock { $0 }, "granted while the first still held it")
+        first = nil
+        #expect(waitUntil(timeout: 10) { granted.withLock { $0 } })
+    }
+
+    @Test func aLockThatCannotBeMadeSaysWhere() throws {
+        let missing = "/nonexistent-\(UUID().uuidString)"
+        #expect {
+            try SyncLock(directory: missing, wait: false)
+        } throws: { error in
+            guard case PodcliError.syncLock(let path, let code) = error else { return false }
+            return path == missing + "/sync.lock" && code == ENOENT
+        }
+    }
+}
