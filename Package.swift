@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "AudioFormats"),
         .target(name: "Downloads", dependencies: ["AudioFormats", "CCurl", "CSystem", "Digest", "Strings", "Threads"]),
         .target(name: "Feeds", dependencies: ["CXML", "CXMLShim", "Strings"]),
-        .target(name: "Playback", dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA"]),
+        .target(name: "Playback", dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA", "Threads"]),
         .target(name: "Terminal", dependencies: ["CSystem"]),
         .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA", "Threads"]),
         .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS", "Threads"]),
@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport", "Threads"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         // CMPG123: libmpg123's own picture reader is the reference for the embedded pictures of the corpus.
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "AudioFormats", "CMPG123", "TestSupport"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "AudioFormats", "CMPG123", "TestSupport", "Threads"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "TestSupport"]),

@@ -43,13 +43,13 @@ public enum AudioDecoders {
     }
 
     /// Streams a file that is still being written (an episode playing while it downloads).
-    /// Reads wait for bytes that are not there yet, until `isComplete` says the writer is done.
-    public static func open(growingFile path: String, isComplete: @escaping @Sendable () -> Bool)
+    /// Reads wait for bytes that are not there yet, until the arrival is over.
+    public static func open(growingFile path: String, arrival: Arrival)
         throws(DecoderError) -> any AudioDecoder
     {
         switch try container(of: path) {
-        case .mpeg: return try MPEGDecoder(growingFile: path, isComplete: isComplete)
-        case let container: return try FFmpegDecoder(growingFile: path, container: container, isComplete: isComplete)
+        case .mpeg: return try MPEGDecoder(growingFile: path, arrival: arrival)
+        case let container: return try FFmpegDecoder(growingFile: path, container: container, arrival: arrival)
         }
     }
 

@@ -10,28 +10,25 @@
 /// thread is still writing (an episode streamed while it downloads), a read that reaches the end
 /// waits for more until the writer says it is done.
 final class AudioFile: @unchecked Sendable {
-    // @unchecked: used only from the thread of the decoder that owns it; `isComplete` is Sendable.
+    // @unchecked: used only from the thread of the decoder that owns it; `arrival` is Sendable.
     let path: String
     private let descriptor: Int32
     /// nil for a file that is complete.
-    private let isComplete: (@Sendable () -> Bool)?
+    private let arrival: Arrival?
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     /// The file offset of `buffer[0]`, how many bytes of the buffer hold data, and the next one to read.
     private var bufferOffset = 0
     private var bufferCount = 0
     private var cursor = 0
 
-    /// How long a read of a growing file waits before looking again for new bytes.
-    static let pollInterval: useconds_t = 20_000
-
-    init(path: String, isComplete: (@Sendable () -> Bool)? = nil) throws(DecoderError) {
+    init(path: String, arrival: Arrival? = nil) throws(DecoderError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
         self.path = path
         self.descriptor = descriptor
-        self.isComplete = isComplete
+        self.arrival = arrival
     }
 
     deinit {
@@ -39,7 +36,7 @@ final class AudioFile: @unchecked Sendable {
         close(descriptor)
     }
 
-    var isGrowing: Bool { isComplete != nil }
+    var isGrowing: Bool { arrival != nil }
 
     /// Bytes on disk now.
     var availableBytes: Int {
@@ -56,7 +53,7 @@ final class AudioFile: @unchecked Sendable {
     /// True when the writer is not done and less than `readAhead` is there to be read: a read
     /// now would wait (and the player would not hear its keys meanwhile).
     var isStarved: Bool {
-        guard let isComplete, !isComplete() else { return false }
+        guard let arrival, !arrival.isOver() else { return false }
         return availableBytes - (bufferOffset + cursor) < Self.readAhead
     }
 
@@ -101,7 +98,7 @@ final class AudioFile: @unchecked Sendable {
         var writerDone = false
         while true {
             let got = pread(descriptor, buffer.baseAddress!, buffer.count, offset)
-            if got > 0 || (got == 0 && (writerDone || isComplete == nil)) {
+            if got > 0 || (got == 0 && (writerDone || arrival == nil)) {
                 bufferOffset = offset
                 bufferCount = max(0, got)
                 cursor = 0
@@ -112,11 +109,9 @@ final class AudioFile: @unchecked Sendable {
                 return -1
             }
             // Read once more after the writer finishes: its last bytes may have landed since.
-            if isComplete?() == true {
-                writerDone = true
-            } else {
-                usleep(Self.pollInterval)
-            }
+            guard let arrival else { continue }
+            arrival.changes.wait { arrival.isOver() || availableBytes > offset }
+            writerDone = arrival.isOver()
         }
     }
 

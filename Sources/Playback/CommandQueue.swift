@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import Threads
 
 /// Commands on their way to the player, from any thread (the key reader, signal handlers, a
 /// control socket) to the one thread that plays. Posting never blocks; the player collects them
@@ -9,6 +10,8 @@ public final class CommandQueue: Sendable {
         var pending: [PlayerCommand] = []
         /// The player sleeps on `arrived`: a post must wake it.
         var isWaiting = false
+        /// Signalled at every post, for waits outside the player's loop (see `isStopPending`).
+        var watchers: [ChangeSignal] = []
     }
 
     private let state = Mutex(State())
@@ -17,11 +20,20 @@ public final class CommandQueue: Sendable {
     public init() {}
 
     public func post(_ command: PlayerCommand) {
-        let wake = state.withLock { state in
+        let (wake, watchers) = state.withLock { state in
             state.pending.append(command)
-            return state.isWaiting
+            return (state.isWaiting, state.watchers)
         }
         if wake { arrived.signal() }
+        for watcher in watchers { watcher.signal() }
+    }
+
+    /// Signals `watcher` at every post from now on, so a wait that also ends on a stop command
+    /// (`isStopPending`) hears it at once.
+    public func signalEveryPost(_ watcher: ChangeSignal) {
+        state.withLock { state in
+            if !state.watchers.contains(where: { $0 === watcher }) { state.watchers.append(watcher) }
+        }
     }
 
     /// Puts commands taken but not carried out back in front of the queue, in their order: those

@@ -39,12 +39,12 @@ public final class FFmpegDecoder: AudioDecoder {
         try self.init(file: try AudioFile(path: path), container: container)
     }
 
-    /// A file still arriving: reads wait for bytes until `isComplete`. The length is known for
+    /// A file still arriving: reads wait for bytes until the arrival is over. The length is known for
     /// an MP4 (its index says it); seeks go as far as what is on disk.
     public convenience init(
-        growingFile path: String, container: AudioContainer, isComplete: @escaping @Sendable () -> Bool
+        growingFile path: String, container: AudioContainer, arrival: Arrival
     ) throws(DecoderError) {
-        try self.init(file: try AudioFile(path: path, isComplete: isComplete), container: container)
+        try self.init(file: try AudioFile(path: path, arrival: arrival), container: container)
     }
 
     private init(file: AudioFile, container: AudioContainer) throws(DecoderError) {

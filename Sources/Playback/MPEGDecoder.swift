@@ -24,7 +24,7 @@ public final class MPEGDecoder: AudioDecoder {
 
     public init(path: String) throws(DecoderError) {
         self.path = path
-        (file, handle, format, singleFrame) = try Self.openAnyway(path: path, isComplete: nil)
+        (file, handle, format, singleFrame) = try Self.openAnyway(path: path, arrival: nil)
         // A second handle does the scan: a scanned handle seeks back to the start, and after such
         // a seek libmpg123's synthesis can round a rare sample of MPEG-2/2.5 audio one step
         // differently from a fresh start. (An estimate from a VBR file's size can be far off.)
@@ -32,11 +32,11 @@ public final class MPEGDecoder: AudioDecoder {
     }
 
     /// Streams a file that is still being written (an episode playing while it downloads).
-    /// Reads wait for bytes that are not there yet, until `isComplete` says the writer is done.
+    /// Reads wait for bytes that are not there yet, until the arrival is over.
     /// The length is unknown, and seeks go only as far as what is on disk.
-    public init(growingFile path: String, isComplete: @escaping @Sendable () -> Bool) throws(DecoderError) {
+    public init(growingFile path: String, arrival: Arrival) throws(DecoderError) {
         self.path = path
-        (file, handle, format, singleFrame) = try Self.openAnyway(path: path, isComplete: isComplete)
+        (file, handle, format, singleFrame) = try Self.openAnyway(path: path, arrival: arrival)
         frameCount = nil
     }
 
@@ -44,16 +44,16 @@ public final class MPEGDecoder: AudioDecoder {
     /// trusts a frame header only once it has read the next one, so a stream of a single frame
     /// (a 24 ms MP2 file) has no format at all ("a one-frame stream?") unless told not to look.
     /// Only then: the read-ahead is what resyncs reliably past junk in front of the audio.
-    private static func openAnyway(path: String, isComplete: (@Sendable () -> Bool)?) throws(DecoderError)
+    private static func openAnyway(path: String, arrival: Arrival?) throws(DecoderError)
         -> (AudioFile, OpaquePointer, AudioFormat, singleFrame: Bool)
     {
-        let file = try AudioFile(path: path, isComplete: isComplete)
+        let file = try AudioFile(path: path, arrival: arrival)
         do {
             let (handle, format) = try open(file)
             return (file, handle, format, false)
         } catch {
             guard case .notAudio = error else { throw error }
-            let again = try AudioFile(path: path, isComplete: isComplete)
+            let again = try AudioFile(path: path, arrival: arrival)
             let (handle, format) = try open(again, readAhead: false)
             return (again, handle, format, true)
         }
@@ -61,7 +61,7 @@ public final class MPEGDecoder: AudioDecoder {
 
     /// The length a scan of `path` finds, on a handle of its own.
     private static func scannedLength(of path: String) -> Int? {
-        guard let (file, scanner, _, _) = try? openAnyway(path: path, isComplete: nil) else { return nil }
+        guard let (file, scanner, _, _) = try? openAnyway(path: path, arrival: nil) else { return nil }
         return withExtendedLifetime(file) {
             defer {
                 mpg123_close(scanner)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import TestSupport
 import Testing
+import Threads
 
 @testable import Playback
 
@@ -102,11 +103,12 @@ struct FFmpegDecoderTests {
             for start in stride(from: rest.startIndex, to: rest.endIndex, by: 16 * 1024) {
                 Thread.sleep(forTimeInterval: 0.01)
                 handle.write(rest[start..<min(start + 16 * 1024, rest.endIndex)])
+                writer.changes.signal()
             }
             handle.closeFile()
-            writer.done.withLock { $0 = true }
+            writer.finish()
         }
-        let decoder = try AudioDecoders.open(growingFile: path, isComplete: { writer.isDone })
+        let decoder = try AudioDecoders.open(growingFile: path, arrival: writer.arrival)
         #expect(decoder.frameCount == (kind == .aacIndexFirst ? 20 * kind.sampleRate : nil))
         if !writer.isDone {
             let seekable = try #require(decoder.seekableFrames)

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import Threads
 
 @testable import Playback
 
@@ -129,9 +130,17 @@ import Testing
 
 /// A file still being written (an episode streamed while it downloads).
 @Suite struct GrowingFileDecoderTests {
+    /// The writer's side of an arrival: it signals after each write and when it is done.
     final class Writer: Sendable {
         let done = Mutex(false)
+        let changes = ChangeSignal()
         var isDone: Bool { done.withLock { $0 } }
+        var arrival: Arrival { Arrival(changes: changes, isOver: { self.isDone }) }
+
+        func finish() {
+            done.withLock { $0 = true }
+            changes.signal()
+        }
     }
 
     @Test(.requires(MPEGDecoderTests.mpg123Present, "mpg123 is not installed"))
@@ -142,7 +151,7 @@ import Testing
         let firstPart = source.count / 5
         try source.prefix(firstPart).write(to: URL(fileURLWithPath: path))
         let writer = Writer()
-        let decoder = try MPEGDecoder(growingFile: path, isComplete: { writer.isDone })
+        let decoder = try MPEGDecoder(growingFile: path, arrival: writer.arrival)
         #expect(decoder.frameCount == nil)
         let seekableEarly = try #require(decoder.seekableFrames)
         #expect(seekableEarly < 132_300 / 2)
@@ -154,9 +163,10 @@ import Testing
             for start in stride(from: rest.startIndex, to: rest.endIndex, by: 4_096) {
                 Thread.sleep(forTimeInterval: 0.01)
                 handle.write(rest[start..<min(start + 4_096, rest.endIndex)])
+                writer.changes.signal()
             }
             handle.closeFile()
-            writer.done.withLock { $0 = true }
+            writer.finish()
         }
         #expect(
             try MPEGDecoderTests.decodeRest(decoder) == (try MPEGDecoderTests.reference(fixture("tone-44k-stereo.mp3").path)))
@@ -168,7 +178,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.appending("episode.mp3.part").path
         try source.prefix(source.count / 2).write(to: URL(fileURLWithPath: path))
-        let decoder = try MPEGDecoder(growingFile: path, isComplete: { true })
+        let decoder = try MPEGDecoder(growingFile: path, arrival: Arrival(changes: ChangeSignal(), isOver: { true }))
         var buffer = [UInt8](repeating: 0, count: 4_096 * 4)
         _ = try buffer.withUnsafeMutableBytes { try decoder.read(into: $0) }
         let seekable = try #require(decoder.seekableFrames)

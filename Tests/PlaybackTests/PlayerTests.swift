@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import TestSupport
 import Testing
+import Threads
 
 @testable import Playback
 
@@ -253,7 +254,7 @@ struct PlayerTests {
         let path = directory.appending("episode.mp3.part").path
         try source.prefix(24_000).write(to: URL(fileURLWithPath: path))
         let writer = GrowingFileDecoderTests.Writer()
-        let decoder = try MPEGDecoder(growingFile: path, isComplete: { writer.isDone })
+        let decoder = try MPEGDecoder(growingFile: path, arrival: writer.arrival)
         let capture = try Capture()
         let commands = CommandQueue()
         let player = Player(
@@ -269,7 +270,7 @@ struct PlayerTests {
             handle.seekToEndOfFile()
             handle.write(source.dropFirst(24_000))
             handle.closeFile()
-            writer.done.withLock { $0 = true }
+            writer.finish()
             commands.post(.resume)
         }
         let reason = try player.play { status in

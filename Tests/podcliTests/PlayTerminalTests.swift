@@ -333,6 +333,40 @@ struct PlayTerminalTests {
         #expect(try follow.waitUntilExit().stdout.hasPrefix("Playing\nPaused\nPlaying\n"))
     }
 
+    /// The key reader sleeps until a key comes: while paused with nothing typed, its thread is
+    /// not woken (a reader that looked every 250 ms would wake four times a second).
+    @Test func theKeyReaderSleepsUntilAKeyComes() throws {
+        let player = try Player()
+        let session = try player.onTerminal()
+        #expect(session.waitForOutput(containing: "▶"))
+        session.type(" ")
+        #expect(session.waitForOutput(containing: "⏸"))
+        let task = try #require(Self.task(named: "podcli.keys", of: session.pid), "no key reader thread")
+        Thread.sleep(forTimeInterval: 0.3)
+        let before = try #require(Self.wakeups(task))
+        Thread.sleep(forTimeInterval: 2)
+        let woken = try #require(Self.wakeups(task)) - before
+        #expect(woken <= 2, "the key reader woke \(woken) times in 2 s with no key")
+        session.type("q")
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+    }
+
+    /// The /proc directory of the thread of `pid` named `name`.
+    static func task(named name: String, of pid: Int32) -> String? {
+        let tasks = "/proc/\(pid)/task"
+        return (try? FileManager.default.contentsOfDirectory(atPath: tasks))?.map { "\(tasks)/\($0)" }.first {
+            (try? String(contentsOfFile: "\($0)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) == name
+        }
+    }
+
+    /// How often the kernel has put the thread at `task` to sleep and woken it, so far.
+    static func wakeups(_ task: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "\(task)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") })
+        else { return nil }
+        return Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+    }
+
     /// Whether the process is stopped (state T in /proc/PID/stat).
     static func isStopped(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

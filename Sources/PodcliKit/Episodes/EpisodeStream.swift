@@ -22,6 +22,8 @@ public final class EpisodeStream: Sendable {
 
     public let episode: Episode
     private let progress = Mutex(Progress())
+    /// Signalled as bytes arrive and when the download ends: what the player's reads wait on.
+    private let changes = ChangeSignal()
     private let thread: Mutex<ServiceThread?>
 
     /// Bytes on disk before playing starts, unless the download finishes first: enough for
@@ -37,10 +39,15 @@ public final class EpisodeStream: Sendable {
         thread = Mutex(nil)
         CurlLibrary.initialize()
         let started = ServiceThread(name: "podcli.stream") { [self] stop in
+            defer { changes.signal() }
             do {
                 let library = try Library(directory: libraryDirectory)
-                let fetcher = EpisodeFetcher(
+                var fetcher = EpisodeFetcher(
                     library: library, downloader: Downloader(policy: policy, stop: stop))
+                // libcurl tells progress after each piece it wrote.
+                fetcher.onEvent = { event in
+                    if case .progress = event { self.changes.signal() }
+                }
                 let file = try fetcher.fetch(episode, onResponse: { path in progress.withLock { $0.partialPath = path } })
                 let path = library.path(of: file)
                 progress.withLock {
@@ -48,10 +55,8 @@ public final class EpisodeStream: Sendable {
                     $0.done = true
                 }
             } catch {
-                // Every error podcli throws is Sendable; one that were not would still be told.
-                let failure = (error as? any Error & Sendable) ?? StreamFailure(description: "\(error)")
                 progress.withLock {
-                    $0.failure = failure
+                    $0.failure = error
                     $0.done = true
                 }
             }
@@ -69,12 +74,13 @@ public final class EpisodeStream: Sendable {
     public var failure: (any Error & Sendable)? { progress.withLock { $0.failure } }
 
     /// Waits until enough has arrived to start playing, and opens the file that is arriving; nil
-    /// when `stop` (polled while waiting, here and in every read that waits) says to give up.
-    /// An MP4 whose index is at its end cannot start before the end: `note` says it waits.
+    /// when a command that ends the session comes first (here and in every read that waits, a
+    /// wait ends at once on such a command). An MP4 whose index is at its end cannot start
+    /// before the end: `note` says it waits.
     /// - Throws: the download's failure, when it fails before that.
-    public func openDecoder(stoppingWhen stop: @escaping @Sendable () -> Bool, note: (String) -> Void) throws
-        -> (any AudioDecoder)?
-    {
+    public func openDecoder(endingOn commands: CommandQueue, note: (String) -> Void) throws -> (any AudioDecoder)? {
+        commands.signalEveryPost(changes)
+        let stop: @Sendable () -> Bool = { commands.isStopPending }
         // The first bytes tell an MP4 whose index comes after its audio: it must arrive whole.
         guard let head = try waitUntil(Self.headBytes, stoppingWhen: stop) else { return nil }
         var wanted: Int? = Self.startBytes
@@ -86,9 +92,9 @@ public final class EpisodeStream: Sendable {
             guard let path = try waitUntil(wanted, stoppingWhen: stop) else { return nil }
             // A read that reaches what has arrived waits for more, unless asked to stop: it then
             // ends the stream early and the player meets the command that stopped it.
-            let isComplete: @Sendable () -> Bool = { self.isDone || stop() }
+            let arrival = Arrival(changes: changes, isOver: { self.isDone || stop() })
             do {
-                return try AudioDecoders.open(growingFile: path, isComplete: isComplete)
+                return try AudioDecoders.open(growingFile: path, arrival: arrival)
             } catch {
                 // Recorded meanwhile: the partial file was renamed to its final name.
                 guard case .cannotOpen = error, access(path, F_OK) != 0 else { throw error }
@@ -98,15 +104,17 @@ public final class EpisodeStream: Sendable {
 
     /// Waits until `bytes` have arrived (all of them, for nil) and returns the file's path.
     private func waitUntil(_ bytes: Int?, stoppingWhen stop: () -> Bool) throws -> String? {
-        while !stop() {
-            let now = progress.withLock { $0 }
-            if let failure = now.failure { throw failure }
+        var now = Progress()
+        var arrived = false
+        changes.wait {
+            now = progress.withLock { $0 }
             if let path = now.partialPath, now.done || bytes.map({ Self.size(of: path) >= $0 }) == true {
-                return path
+                arrived = true
             }
-            usleep(20_000)
+            return arrived || now.failure != nil || stop()
         }
-        return nil
+        if let failure = now.failure { throw failure }
+        return arrived ? now.partialPath : nil
     }
 
     private static func size(of path: String) -> Int {

@@ -159,9 +159,10 @@ extension PlaySession {
             var decoder = KeyDecoder()
             var bytes = [UInt8](repeating: 0, count: 64)
             var input = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
-            // In the background, input is not ours: look again later (SIGTTIN is ignored, so a
-            // read that races a `bg` fails instead of stopping the process).
-            while stop.wait(for: &input, timeout: 0.25) {
+            // Asleep until a key or the stop: nothing to look at meanwhile. In the background,
+            // input is not ours: look again later (SIGTTIN is ignored, so a read that races a
+            // `bg` fails instead of stopping the process).
+            while stop.wait(for: &input, timeout: nil) {
                 guard input[0].revents != 0 else { continue }
                 guard !PlaySession.isInBackground else {
                     guard stop.sleep(seconds: 0.25) else { return }

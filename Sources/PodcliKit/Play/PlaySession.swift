@@ -175,7 +175,7 @@ public final class PlaySession {
         streams[episode.id] = stream
         let commands = commands
         let display = display
-        return try stream.openDecoder(stoppingWhen: { commands.isStopPending }, note: { display.note($0) }).map {
+        return try stream.openDecoder(endingOn: commands, note: { display.note($0) }).map {
             ($0, stream)
         }
     }

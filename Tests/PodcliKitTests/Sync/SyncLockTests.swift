@@ -30,6 +30,8 @@ import Testing
         waiter.start()
         Thread.sleep(forTimeInterval: 0.3)
         #expect(!granted.withLock { $0 }, "granted while the first still held it")
+        // Held until here (Swift may end an unread variable's lifetime early), then let go.
+        withExtendedLifetime(first) {}
         first = nil
         #expect(waitUntil(timeout: 10) { granted.withLock { $0 } })
     }
