@@ -122,8 +122,3 @@ public final class EpisodeStream: Sendable {
         return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 }
-
-/// A stream's failure that came as an error that is not Sendable: its words.
-public struct StreamFailure: Error, Sendable, CustomStringConvertible {
-    public let description: String
-}

@@ -34,6 +34,32 @@ public enum FetchTarget {
         return .url(reference)
     }
 
+    /// What fetching a target comes to before any audio is downloaded.
+    public enum Resolution {
+        /// A feed subscribed to or refreshed.
+        case feed(FeedUpdater.Outcome)
+        /// The episode to download; `madeHere` when this fetch recorded it (and so must forget
+        /// it again if the download keeps nothing: "nothing was kept" means not even a row).
+        case episode(Episode, madeHere: Bool)
+    }
+
+    /// Refreshes the feed, or subscribes to the URL when it is a feed; else finds or makes the
+    /// episode to download (titled `title`, else by the URL's file name).
+    public func resolve(with updater: FeedUpdater, title: String?) throws -> Resolution {
+        switch self {
+        case .feed(let feed):
+            return .feed(try updater.refresh(feed))
+        case .episode(let episode):
+            return .episode(episode, madeHere: false)
+        case .url(let url):
+            let outcome = Self.looksLikeAudio(url) ? .audio : try updater.subscribe(url: url)
+            guard case .audio = outcome else { return .feed(outcome) }
+            let (episode, madeHere) = try updater.library.episodeToFetch(
+                sourceURL: url, title: title ?? Self.defaultTitle(for: url), protection: updater.protection)
+            return .episode(episode, madeHere: madeHere)
+        }
+    }
+
     /// Extensions of the audio files podcasts publish.
     public static let audioExtensions: Set<String> = [
         "mp3", "mp2", "mp1", "m4a", "aac", "ogg", "oga", "opus", "flac", "wav",

@@ -101,7 +101,7 @@ public final class PlaySession {
             } catch  where playlist.count > 1 && Self.isTheEpisodesFault(error) {
                 // One bad episode does not stop the queue: say why and go on with the next.
                 display.warn("#\(episode.id) \(episode.title) cannot be played: \(error)")
-                unplayable.append((error as? any Error & Sendable) ?? StreamFailure(description: "\(error)"))
+                unplayable.append(error)
                 index += 1
                 startAt = nil
                 continue
@@ -212,7 +212,7 @@ public final class PlaySession {
     /// library's or the command line's.
     private static func isTheEpisodesFault(_ error: any Error) -> Bool {
         if case StoreError.busy = error { return true }  // another podcli is downloading it
-        return error is DecoderError || error is DownloadError || error is StreamFailure
+        return error is DecoderError || error is DownloadError
     }
 
     /// Runs the player on one episode, saving its position as it goes and whatever way it stops.

@@ -219,7 +219,6 @@ public final class Synchronizer: Sendable {
     /// Reports a failure at once (cron mails stderr) and counts it.
     private func fail(_ subject: String, _ message: String, cause: any Error) {
         progress.failure("\(subject): \(message)")
-        let cause = (cause as? any Error & Sendable) ?? StreamFailure(description: message)
         report.withLock { $0.failures.append(SyncReport.Failure(subject: subject, message: message, cause: cause)) }
     }
 }

@@ -23,30 +23,9 @@ enum Configure: Command {
         "feed", valueName: "name",
         help: "The setting for this feed (its number, URL or a unique part of its title), in its [feed] section.")
 
-    /// The setting `arguments` name, and the feed section meant, checked against each other.
-    static func setting(_ arguments: ParsedArguments) throws -> (Setting, feed: String?) {
-        let name = arguments[key]!
-        guard let setting = Setting(rawValue: name) else {
-            throw PodcliError.unknownSetting(name)
-        }
-        let feed = arguments[Self.feed]
-        if feed != nil && !setting.isPerFeed {
-            throw PodcliError.notPerFeed(setting: name)
-        }
-        return (setting, feed)
-    }
-
-    /// The feed `--feed NAME` means, by the rule every command names feeds by, with the feeds it
-    /// was found among; nil without `--feed`.
-    static func feed(named name: String?, in context: Context) throws -> (Feed, among: [Feed])? {
-        guard let name else { return nil }
-        let feeds = try context.library().subscriptions()
-        return (try FeedReference.match(name, in: feeds), feeds)
-    }
-
-    /// What `config set|unset --feed NAME` changes: the sections naming the feed.
-    static func target(_ feed: (Feed, among: [Feed])?) -> ConfigFile.Target? {
-        feed.map { ConfigFile.Target(for: $0, among: $1) }
+    /// The setting and feed section `arguments` name.
+    static func reference(_ arguments: ParsedArguments, in context: Context) throws -> SettingReference {
+        try SettingReference(key: arguments[key]!, feed: arguments[feed]) { try context.library().subscriptions() }
     }
 
     /// The configuration file, checked: a change is not written into a file with mistakes.
@@ -62,10 +41,8 @@ enum ConfigGet: Command {
         positionals: [Configure.key], options: [Configure.feed])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let (setting, name) = try Configure.setting(arguments)
-        let config = try Configure.file(in: context).1
-        let policy = try Configure.feed(named: name, in: context).map { config.policy(for: $0, among: $1) }
-        context.output.print(setting.value(in: config, policy: policy ?? config.policy), always: true)
+        let reference = try Configure.reference(arguments, in: context)
+        context.output.print(reference.value(in: try Configure.file(in: context).1), always: true)
     }
 }
 
@@ -76,16 +53,9 @@ enum ConfigSet: Command {
         positionals: [Configure.key, value], options: [Configure.feed])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let (setting, name) = try Configure.setting(arguments)
+        let reference = try Configure.reference(arguments, in: context)
         var (file, _) = try Configure.file(in: context)
-        let feed = Configure.target(try Configure.feed(named: name, in: context))
-        let text = arguments[value]!
-        do throws(ConfigValue.Problem) {
-            try setting.check(text, inFeedSection: feed != nil)
-        } catch {
-            throw PodcliError.invalidSetting(setting: setting.rawValue, value: text, expected: error.expected)
-        }
-        file.set(setting, to: text, feed: feed)
+        try reference.set(to: arguments[value]!, in: &file)
         try file.write()
     }
 }
@@ -96,10 +66,9 @@ enum ConfigUnset: Command {
         positionals: [Configure.key], options: [Configure.feed])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let (setting, name) = try Configure.setting(arguments)
+        let reference = try Configure.reference(arguments, in: context)
         var (file, _) = try Configure.file(in: context)
-        let feed = Configure.target(try Configure.feed(named: name, in: context))
-        if file.unset(setting, feed: feed) { try file.write() }
+        if reference.unset(in: &file) { try file.write() }
     }
 }
 

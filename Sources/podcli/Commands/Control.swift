@@ -56,15 +56,21 @@ enum Status: Command {
             context.output.print(line, always: true)
             return
         }
-        let state = report.state.prefix(1).uppercased() + report.state.dropFirst()
-        context.output.print(
-            "\(state): #\(report.id) " + (report.podcast.map { "\($0) — " } ?? "") + report.title, always: true)
+        context.output.print(headline(report), always: true)
         let duration = report.duration.map { " / " + NowPlayingLine.clock($0) } ?? ""
         let rate = report.rate == 1 ? "" : ", rate " + NowPlayingLine.rate(report.rate)
         context.output.print(
             "\(NowPlayingLine.clock(report.position))\(duration), volume \(report.volume)%\(rate)", always: true)
         if let author = report.author { context.output.print("By: \(author)", always: true) }
         if let artwork = report.artwork { context.output.print("Artwork: \(artwork)", always: true) }
+    }
+}
+
+extension Status {
+    /// "Playing: #12 The Podcast — The Episode".
+    static func headline(_ report: NowPlayingReport) -> String {
+        let state = report.state.prefix(1).uppercased() + report.state.dropFirst()
+        return "\(state): #\(report.id) " + (report.podcast.map { "\($0) — " } ?? "") + report.title
     }
 }
 

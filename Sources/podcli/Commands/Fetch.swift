@@ -46,21 +46,12 @@ enum Fetch: Command {
             library: library, fetcher: context.feedFetcher(),
             protection: try chosenProtection ?? context.config().protection)
 
-        var episode: Episode
-        var madeHere = false
-        switch try FetchTarget.resolve(url, in: library) {
-        case .feed(let feed):
-            return try finish(try updater.refresh(feed), downloading: downloadCount, arguments: arguments, context: context)
-        case .episode(let known):
-            episode = known
-        case .url(let url):
-            let outcome = FetchTarget.looksLikeAudio(url) ? .audio : try updater.subscribe(url: url)
-            guard case .audio = outcome else {
-                return try finish(outcome, downloading: downloadCount, arguments: arguments, context: context)
-            }
-            (episode, madeHere) = try library.episodeToFetch(
-                sourceURL: url, title: arguments[title] ?? FetchTarget.defaultTitle(for: url),
-                protection: updater.protection)
+        let (episode, madeHere): (Episode, Bool)
+        switch try FetchTarget.resolve(url, in: library).resolve(with: updater, title: arguments[title]) {
+        case .feed(let outcome):
+            return try finish(outcome, downloading: downloadCount, arguments: arguments, context: context)
+        case .episode(let found, let made):
+            (episode, madeHere) = (found, made)
         }
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
         do {
@@ -103,26 +94,10 @@ enum Fetch: Command {
         _ outcome: FeedUpdater.Outcome, downloading count: DownloadCount?, arguments: ParsedArguments,
         context: Context
     ) throws {
+        guard let feed = outcome.feed else { return }
         let library = try context.library()
         let output = context.output
-        let feed: Feed
-        switch outcome {
-        case .subscribed(let subscribed, let summary):
-            feed = subscribed
-            output.print(
-                "Subscribed to #\(feed.id) \(feed.title): \(Formatting.count(summary.added, "episode"))"
-                    + (summary.newEpisodeIDs.isEmpty ? "" : ", the newest marked new"))
-        case .refreshed(let refreshed, let summary):
-            feed = refreshed
-            var changes = ["\(summary.newEpisodeIDs.count) new"]
-            if summary.dropped > 0 { changes.append("\(summary.dropped) no longer listed (kept)") }
-            output.print("Refreshed #\(feed.id) \(feed.title): " + changes.joined(separator: ", "))
-        case .unchanged(let unchanged):
-            feed = unchanged
-            output.print("#\(feed.id) \(feed.title) is unchanged")
-        case .audio:
-            return
-        }
+        output.print(outcome.description)
         if let count {
             let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
             for episode in try library.newestNotDownloaded(of: feed, limit: count.limit) {

@@ -27,7 +27,6 @@ enum Summary {
     /// What the player says it plays, in a line.
     private static func nowPlaying(socket: String) -> String {
         guard case .playing(let report, _)? = try? PlayerAnswer.ask(at: socket) else { return "Nothing is playing." }
-        let state = report.state.prefix(1).uppercased() + report.state.dropFirst()
-        return "\(state): #\(report.id) " + (report.podcast.map { "\($0) — " } ?? "") + report.title
+        return Status.headline(report)
     }
 }

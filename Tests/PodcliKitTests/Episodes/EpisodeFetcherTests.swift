@@ -104,11 +104,11 @@ import Threads
         // About eight seconds at this pace: the window must outlast a loaded machine.
         let url = try t.serve("shared.mp3", data) + "?slow=50000"
         let episode = try Self.episode(url, in: t)
-        let outcome = Mutex<Result<EpisodeFile, StreamFailure>?>(nil)
+        let outcome = Mutex<Result<EpisodeFile, any Error>?>(nil)
         let first = Thread { [directory = t.directory] in
             // A connection of its own, as another podcli would have.
             let result = Result { try Self.fetcher(try Library(directory: directory)).fetch(episode) }
-            outcome.withLock { $0 = result.mapError { StreamFailure(description: "\($0)") } }
+            outcome.withLock { $0 = result }
         }
         first.start()
         #expect(waitUntil(timeout: 20) { (try? t.library.episode(id: episode.id)?.state) == .downloading })
