@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The word that something a waiter watches has changed: a writer `signal`s after every change,
 /// and a waiter sleeps until its condition holds, looking again only when told. (A reader of a
 /// file still downloading waits this way, rather than looking every few milliseconds.)
@@ -9,34 +5,18 @@
 /// The condition is evaluated with the signal's mutex held and `signal` takes that mutex, so a
 /// change made before a `signal` is never missed between a look and the sleep. A condition may
 /// take other locks; nothing holding them may call `signal` (which takes only this one).
-public final class ChangeSignal: @unchecked Sendable {
-    // @unchecked: the mutex and condition variable are used only through pthread calls.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+public final class ChangeSignal: Sendable {
+    private let condition = Condition()
 
-    public init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        changed.deallocate()
-    }
+    public init() {}
 
     /// Wakes every waiter to look at its condition again.
-    public func signal() {
-        pthread_mutex_lock(mutex)
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
-    }
+    public func signal() { condition.withLock { condition.wakeAll() } }
 
-    /// Returns once `condition` holds, evaluating it now and after each `signal`.
-    public func wait(until condition: () -> Bool) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while !condition() { pthread_cond_wait(changed, mutex) }
+    /// Returns once `holds` is true, evaluating it now and after each `signal`.
+    public func wait(until holds: () -> Bool) {
+        condition.withLock {
+            while !holds() { condition.waitLocked() }
+        }
     }
 }

@@ -1,8 +1,5 @@
 import Dispatch
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Threads
 
 /// Runs jobs on a fixed number of threads, each with state of its own made on it (a curl handle,
 /// a database connection, neither of which may be shared), and at most `perHost` jobs at a time
@@ -38,55 +35,45 @@ public enum WorkerPool {
 
 /// Hands out jobs in order, skipping those whose host is at its limit until one of its jobs ends.
 private final class Scheduler<Job: Sendable>: @unchecked Sendable {
-    // @unchecked: every field is touched only with `mutex` held.
+    // @unchecked: every field is touched only with `condition`'s mutex held.
     private let jobs: [(job: Job, host: String)]
     /// Indices into `jobs` of those not handed out yet, in order.
     private var pending: [Int]
     private var active: [String: Int] = [:]
     private let perHost: Int
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let condition = Condition()
 
     public init(jobs: [(Job, String)], perHost: Int) {
         self.jobs = jobs
         pending = Array(jobs.indices)
         self.perHost = max(perHost, 1)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        changed.deallocate()
     }
 
     /// The next job this thread may run, waiting while only busy hosts' jobs are left; nil when
     /// none is left.
     public func next() -> (Job, host: String)? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while !pending.isEmpty {
-            if let position = pending.firstIndex(where: { active[jobs[$0].host, default: 0] < perHost }) {
-                let (job, host) = jobs[pending.remove(at: position)]
-                active[host, default: 0] += 1
-                // Those waiting for a job would wait for ever: there is none left for them.
-                if pending.isEmpty { pthread_cond_broadcast(changed) }
-                return (job, host)
+        condition.withLock {
+            while !pending.isEmpty {
+                if let position = pending.firstIndex(where: { active[jobs[$0].host, default: 0] < perHost }) {
+                    let (job, host) = jobs[pending.remove(at: position)]
+                    active[host, default: 0] += 1
+                    // Those waiting for a job would wait for ever: there is none left for them.
+                    if pending.isEmpty { condition.wakeAll() }
+                    return (job, host)
+                }
+                condition.waitLocked()
             }
-            pthread_cond_wait(changed, mutex)
+            return nil
         }
-        return nil
     }
 
     /// A job for `host` has ended.
     public func finished(_ host: String) {
-        pthread_mutex_lock(mutex)
-        active[host, default: 1] -= 1
-        // One place came free: one waiting thread can take it (waking all of them to find the
-        // one that can would cost a context switch each, per job).
-        pthread_cond_signal(changed)
-        pthread_mutex_unlock(mutex)
+        condition.withLock {
+            active[host, default: 1] -= 1
+            // One place came free: one waiting thread can take it (waking all of them to find
+            // the one that can would cost a context switch each, per job).
+            condition.wakeOne()
+        }
     }
 }
