@@ -37,9 +37,12 @@ public final class PlaySession {
     /// it, so it stops rather than play on.
     public let requiresRemoteControl: Bool
 
+    /// - Parameter terminal: where keys come from and raw mode is set (nil: none, as for a
+    ///   session whose stdin is not a terminal).
     public init(
         library: Library, display: any PlayDisplay, device: String, keymap: Keymap, downloadPolicy: DownloadPolicy,
-        controlSocket: String, helpers: any HelperProcesses, requiresRemoteControl: Bool = false
+        controlSocket: String, helpers: any HelperProcesses, requiresRemoteControl: Bool = false,
+        terminal: TerminalMode? = TerminalMode(descriptor: STDIN_FILENO)
     ) {
         self.library = library
         self.controlSocket = controlSocket
@@ -48,7 +51,7 @@ public final class PlaySession {
         self.artwork = EpisodeArtwork(policy: downloadPolicy, helpers: helpers)
         self.deviceName = device
         self.keymap = keymap
-        self.terminal = TerminalMode(descriptor: STDIN_FILENO)
+        self.terminal = terminal
         self.display = display
     }
 
