@@ -55,6 +55,19 @@ public final class PlaySession {
         self.display = display
     }
 
+    /// Plays `playlist` from its first episode; returns why it stopped. An episode the playlist
+    /// made for a URL that could not be streamed is forgotten, unless something of it was kept.
+    public func run(_ playlist: Playlist, from start: Double?, limit: Double?, engine: PlaybackEngine) throws
+        -> StopReason
+    {
+        do {
+            return try run(playlist.episodes, from: start, limit: limit, engine: engine)
+        } catch {
+            if let madeHere = playlist.madeHere { _ = try? library.forgetIfNothingKept(madeHere) }
+            throw error
+        }
+    }
+
     /// Plays `playlist` from its first episode; returns why it stopped.
     /// - Parameters:
     ///   - start: seconds to start the first episode at (default: where it was left).

@@ -58,14 +58,7 @@ enum Play: Command {
             keymap: Keymap(skipBack: config.skipBack, skipForward: config.skipForward),
             downloadPolicy: context.downloadPolicy, controlSocket: try context.directories.get().controlSocket,
             helpers: Helpers(context: context), requiresRemoteControl: context.environment[BackgroundPlayer.marker] == "1")
-        let reason: StopReason
-        do {
-            reason = try session.run(playlist.episodes, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
-        } catch {
-            // A URL that could not be streamed leaves no episode behind, unless something was kept.
-            if let madeHere = playlist.madeHere { _ = try? library.forgetIfNothingKept(madeHere) }
-            throw error
-        }
+        let reason = try session.run(playlist, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
         if case .signal(let number) = reason { throw TerminatedBySignal(number: number) }
     }
 }

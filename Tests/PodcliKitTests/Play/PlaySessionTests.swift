@@ -1,3 +1,4 @@
+import Downloads
 import EpisodeStore
 import Foundation
 import Playback
@@ -133,5 +134,22 @@ import Threads
             #expect(saved.positionMilliseconds >= start && saved.positionMilliseconds < start + 1_000, "#\(episode.id): \(saved)")
         }
         #expect(b.display.notes.isEmpty, "neither was played to the end")
+    }
+
+    /// A URL that cannot be streamed (the server has no such file) fails the session and leaves
+    /// no episode behind; one that was streamed stays.
+    @Test func aURLThatCannotBeStreamedLeavesNoEpisode() throws {
+        let b = Bench()
+        let missing = try Playlist(b.t.url("missing.mp3"), library: b.t.library, protection: .private)
+        #expect(missing.madeHere != nil)
+        #expect(throws: DownloadError.self) {
+            try b.session().run(missing, from: nil, limit: nil, engine: PlaybackEngine())
+        }
+        #expect(try b.t.library.episodes().isEmpty)
+
+        let url = try b.t.serve("there.mp3", try Data(contentsOf: fixture(Self.stereo)))
+        let streamed = try Playlist(url, library: b.t.library, protection: .private)
+        #expect(try b.session().run(streamed, from: nil, limit: nil, engine: PlaybackEngine()) == .endOfEpisode)
+        #expect(try b.t.library.episodes().map(\.state) == [.downloaded])
     }
 }
