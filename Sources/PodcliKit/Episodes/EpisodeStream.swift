@@ -48,7 +48,12 @@ public final class EpisodeStream: Sendable {
                 fetcher.onEvent = { event in
                     if case .progress = event { self.changes.signal() }
                 }
-                let file = try fetcher.fetch(episode, onResponse: { path in progress.withLock { $0.partialPath = path } })
+                let file = try fetcher.fetch(
+                    episode,
+                    onResponse: { path in
+                        progress.withLock { $0.partialPath = path }
+                        changes.signal()
+                    })
                 let path = library.path(of: file)
                 progress.withLock {
                     $0.partialPath = path
