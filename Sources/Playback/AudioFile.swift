@@ -108,8 +108,9 @@ final class AudioFile: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return -1
             }
-            // Read once more after the writer finishes: its last bytes may have landed since.
-            guard let arrival else { continue }
+            // At what has arrived: sleep until the writer adds to it or is done (then read once
+            // more: its last bytes may have landed since).
+            guard let arrival else { return 0 }
             arrival.changes.wait { arrival.isOver() || availableBytes > offset }
             writerDone = arrival.isOver()
         }
