@@ -38,15 +38,19 @@ public final class MessageBus {
               </policy>
             </busconfig>
             """, to: "bus.conf")
-        daemon = try RunningProcess(
+        let daemon = try RunningProcess(
             executable: URL(fileURLWithPath: "/usr/bin/dbus-daemon"),
-            arguments: ["--config-file=\(config.path)", "--nofork", "--nopidfile"],
+            arguments: ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"],
             environment: ProcessInfo.processInfo.environment)
         let socket = directory.appending("bus").path
-        guard waitUntil(timeout: 10, { FileManager.default.fileExists(atPath: socket) }) else {
+        // The daemon prints its address once it listens. The socket's file alone is not enough:
+        // it appears at bind(2), before listen(2), and a client connecting between the two is
+        // refused (seen on a loaded machine).
+        guard waitUntil(timeout: 20, { daemon.currentStdout.contains("\n") }) else {
             daemon.kill(signal: SIGKILL)
             throw TestSupportError("dbus-daemon did not listen on \(socket): \(try daemon.waitUntilExit())")
         }
+        self.daemon = daemon
         address = "unix:path=\(socket)"
     }
 

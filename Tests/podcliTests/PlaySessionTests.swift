@@ -293,12 +293,17 @@ import Testing
         let rendering = { Self.processes(mentioning: "render-artwork") .filter { pid in
             (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?.contains(uuid) == true } }
         #expect(waitUntil(timeout: 20, interval: 0.005) { !rendering().isEmpty })
+        // Held still while play ends, however fast this machine renders (a loaded one had
+        // finished the picture before the stop arrived).
+        let renders = rendering()
+        for pid in renders { kill(pid, SIGSTOP) }
         #expect(try player.t.run(["stop"]).status == 0)
         #expect(try process.waitUntilExit().status == 0)
         // Temporary files are hidden; the artwork, hidden too, is the one that stays.
         let hidden = { player.t.episodeFiles(uuid).filter { $0.hasPrefix(".") && $0 != ".artwork.jpg" } }
-        #expect(!rendering().isEmpty, "the render was still under way when play ended")
+        #expect(!renders.isEmpty && rendering() == renders, "the render was still under way when play ended")
         #expect(!hidden().contains { $0.hasPrefix(".artwork-source") }, "\(hidden())")
+        for pid in renders { kill(pid, SIGCONT) }
         #expect(waitUntil(timeout: 20) { rendering().isEmpty })
         #expect(hidden().isEmpty, "\(hidden())")
         #expect(player.t.episodeFiles(uuid).contains(".artwork.jpg"))
