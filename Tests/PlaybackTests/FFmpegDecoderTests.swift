@@ -116,7 +116,10 @@ struct FFmpegDecoderTests {
         }
         let whole = try MPEGDecoderTests.decodeRest(try Self.open(kind))
         #expect(try MPEGDecoderTests.decodeRest(decoder) == whole)
-        #expect(writer.isDone)
+        // An Ogg or FLAC stream ends only at the end of the file, once the writer is done. An
+        // MP4's index says where its last sample ends: it may end as soon as that has arrived,
+        // before the writer says it is done (a loaded machine saw it).
+        if kind != .aacIndexFirst { #expect(writer.isDone) }
     }
 
     @Test func aFileWithNoAudioIsSaidSo() throws {
