@@ -50,33 +50,15 @@ if ((${#missing[@]})); then
 fi
 [[ -z $ONLY || $ONLY = parse || $ONLY = sync ]] || die "ONLY must be parse or sync"
 
-# --- scratch dir, server, cleanup -----------------------------------------------------------------
-if [[ -n ${FEEDS_WORK:-} ]]; then
-    WORK=$FEEDS_WORK
-    mkdir -p "$WORK"
-    OWN_WORK=0
-else
-    WORK=$(mktemp -d "${TMPDIR:-/tmp}/podcli-feeds.XXXXXX")
-    OWN_WORK=1
-fi
-WORK=$(cd "$WORK" && pwd)
-NGINX_PID=
-cleanup() {
-    if [[ -n $NGINX_PID ]]; then
-        kill "$NGINX_PID" 2>/dev/null || true
-        wait "$NGINX_PID" 2>/dev/null || true
-    fi
-    if ((OWN_WORK)); then rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# --- scratch dir, server, cleanup (lib.sh) ---------------------------------------------------------
+# shellcheck source=bench/lib.sh
+source "$BENCH_DIR/lib.sh"
+use_workdir "${FEEDS_WORK:-}" podcli-feeds
 
 mkdir -p "$BENCH_DIR/out"
 REPORT=$BENCH_DIR/out/feeds-$(date +%Y-%m-%d-%H%M%S).txt
 : >"$REPORT"
 MEASURE_WIDTH=16
-# shellcheck source=bench/lib.sh
-source "$BENCH_DIR/lib.sh"
 build_podcli
 at_least() { awk -v v="$1" -v t="$2" 'BEGIN { print (v >= t ? "PASS" : "FAIL") }'; }
 # row LABEL NAME: median wall, median CPU and max RSS of contender NAME.
@@ -189,34 +171,7 @@ if [[ $ONLY != parse ]]; then
     rm -rf "$WORK/site"
     "$PY" "$BENCH_DIR/gen_feeds.py" many "$WORK/site" --base-url "$BASE" --feeds 200 --total 87000 >&2
     SITE_BYTES=$(du -sb "$WORK/site/feeds" | cut -f1)
-    mkdir -p "$WORK/nginx"
-    cat >"$WORK/nginx/nginx.conf" <<EOF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/error.log;
-events { worker_connections 256; }
-http {
-    access_log off;
-    sendfile on;
-    etag on;
-    types { application/rss+xml xml; text/x-opml opml; }
-    client_body_temp_path $WORK/nginx; proxy_temp_path $WORK/nginx; fastcgi_temp_path $WORK/nginx;
-    uwsgi_temp_path $WORK/nginx; scgi_temp_path $WORK/nginx;
-    server {
-        listen 127.0.0.1:$PORT;
-        root $WORK/site;
-    }
-}
-EOF
-    "$NGINX" -e "$WORK/nginx/error.log" -c "$WORK/nginx/nginx.conf" &
-    NGINX_PID=$!
-    for _ in $(seq 100); do
-        curl -s -o /dev/null "$BASE/feeds.opml" && break
-        kill -0 "$NGINX_PID" 2>/dev/null || die "nginx exited: $(cat "$WORK/nginx/error.log")"
-        sleep 0.1
-    done
+    start_nginx "$WORK/site" "$PORT"
     OPML=$WORK/site/feeds.opml
     GPO_HOME=$WORK/gpo-home
     export GPODDER_HOME=$GPO_HOME GPODDER_DOWNLOAD_DIR=$GPO_HOME/dl

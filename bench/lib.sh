@@ -41,10 +41,41 @@ col_max() { cut -d' ' -f"$2" "$WORK/$1.tsv" | sort -g | tail -n 1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf "%.2f", a / b }'; }
 mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }'; }
 
-# start_nginx ROOT PORT: nginx serving ROOT on 127.0.0.1:PORT (config and logs in $WORK/nginx),
-# started in the background; sets NGINX_PID (the caller's cleanup kills it) and returns once it
-# answers.
+# use_workdir DIR PREFIX: WORK is DIR (made if missing, kept) or, with DIR empty, a new
+# temporary directory removed at exit; at exit (and on INT/TERM) nginx is stopped too.
+use_workdir() {
+    if [[ -n $1 ]]; then
+        WORK=$1
+        mkdir -p "$WORK"
+        OWN_WORK=0
+    else
+        WORK=$(mktemp -d "${TMPDIR:-/tmp}/$2.XXXXXX")
+        OWN_WORK=1
+    fi
+    WORK=$(cd "$WORK" && pwd)
+    trap bench_cleanup EXIT
+    trap 'exit 130' INT TERM
+}
+bench_cleanup() {
+    stop_nginx
+    if ((OWN_WORK)); then rm -rf "$WORK"; fi
+}
+
+NGINX_PID=
+stop_nginx() {
+    if [[ -n $NGINX_PID ]]; then
+        kill "$NGINX_PID" 2>/dev/null || true
+        wait "$NGINX_PID" 2>/dev/null || true
+        NGINX_PID=
+    fi
+}
+
+# start_nginx ROOT PORT [HTTP_DIRECTIVES]: nginx serving ROOT on 127.0.0.1:PORT (config and logs
+# in $WORK/nginx), in place of one started before, with HTTP_DIRECTIVES added to its http block
+# (a limit_rate); started in the background, it sets NGINX_PID (stop_nginx, and the clean-up at
+# exit, stop it) and returns once it answers.
 start_nginx() {
+    stop_nginx
     mkdir -p "$WORK/nginx"
     cat >"$WORK/nginx/nginx.conf" <<NGINX
 daemon off;
@@ -56,8 +87,10 @@ events { worker_connections 256; }
 http {
     access_log off;
     sendfile on;
+    tcp_nopush on;
     etag on;
-    types { application/rss+xml xml; text/x-opml opml; }
+    ${3:-}
+    types { application/rss+xml xml; text/x-opml opml; audio/mpeg mp3; }
     client_body_temp_path $WORK/nginx; proxy_temp_path $WORK/nginx; fastcgi_temp_path $WORK/nginx;
     uwsgi_temp_path $WORK/nginx; scgi_temp_path $WORK/nginx;
     server { listen 127.0.0.1:$2; root $1; }
@@ -66,7 +99,8 @@ NGINX
     /usr/sbin/nginx -e "$WORK/nginx/error.log" -c "$WORK/nginx/nginx.conf" &
     NGINX_PID=$!
     for _ in $(seq 100); do
-        curl -s -o /dev/null "http://127.0.0.1:$2/nginx/nginx.conf" && return 0
+        # Any HTTP answer (a 404 too) says it listens.
+        curl -s -o /dev/null "http://127.0.0.1:$2/" && return 0
         kill -0 "$NGINX_PID" 2>/dev/null || die "nginx exited: $(cat "$WORK/nginx/error.log")"
         sleep 0.1
     done

@@ -64,37 +64,15 @@ unthrottled | throttled) MODES=$ONLY ;;
 *) die "ONLY must be unthrottled or throttled" ;;
 esac
 
-# --- scratch dir, server, cleanup -----------------------------------------------------------------
-if [[ -n ${SYNC_WORK:-} ]]; then
-    WORK=$SYNC_WORK
-    mkdir -p "$WORK"
-    OWN_WORK=0
-else
-    WORK=$(mktemp -d "${TMPDIR:-/tmp}/podcli-sync.XXXXXX")
-    OWN_WORK=1
-fi
-WORK=$(cd "$WORK" && pwd)
-NGINX_PID=
-stop_nginx() {
-    if [[ -n $NGINX_PID ]]; then
-        kill "$NGINX_PID" 2>/dev/null || true
-        wait "$NGINX_PID" 2>/dev/null || true
-        NGINX_PID=
-    fi
-}
-cleanup() {
-    stop_nginx
-    if ((OWN_WORK)); then rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# --- scratch dir, server, cleanup (lib.sh) ---------------------------------------------------------
+# shellcheck source=bench/lib.sh
+source "$BENCH_DIR/lib.sh"
+use_workdir "${SYNC_WORK:-}" podcli-sync
 
 mkdir -p "$BENCH_DIR/out"
 REPORT=$BENCH_DIR/out/sync-$(date +%Y-%m-%d-%H%M%S).txt
 : >"$REPORT"
 MEASURE_WIDTH=24
-# shellcheck source=bench/lib.sh
-source "$BENCH_DIR/lib.sh"
 build_podcli
 
 row() {
@@ -138,46 +116,15 @@ mapfile -t NEW_URLS <"$SITE/new-urls.txt"
 ((${#NEW_URLS[@]} == NEW_EPISODES)) || die "gen_sync.py wrote ${#NEW_URLS[@]} new URLs"
 sync
 
-# start_nginx MODE: nginx on $PORT serving $SITE, with limit_rate $RATE when MODE is throttled.
-start_nginx() {
-    stop_nginx
+# serve MODE: nginx on $PORT serving $SITE, with limit_rate $RATE when MODE is throttled.
+serve() {
     local limit=
     if [[ $1 = throttled ]]; then limit="limit_rate $RATE;"; fi
-    mkdir -p "$WORK/nginx"
-    cat >"$WORK/nginx/nginx.conf" <<EOF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/error.log;
-events { worker_connections 256; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    etag on;
-    $limit
-    types { application/rss+xml xml; text/x-opml opml; audio/mpeg mp3; }
-    client_body_temp_path $WORK/nginx; proxy_temp_path $WORK/nginx; fastcgi_temp_path $WORK/nginx;
-    uwsgi_temp_path $WORK/nginx; scgi_temp_path $WORK/nginx;
-    server {
-        listen 127.0.0.1:$PORT;
-        root $SITE;
-    }
-}
-EOF
-    "$NGINX" -e "$WORK/nginx/error.log" -c "$WORK/nginx/nginx.conf" &
-    NGINX_PID=$!
-    for _ in $(seq 100); do
-        curl -s -o /dev/null "$BASE/feeds.opml" && return 0
-        kill -0 "$NGINX_PID" 2>/dev/null || die "nginx exited: $(cat "$WORK/nginx/error.log")"
-        sleep 0.1
-    done
-    die "nginx did not answer on $BASE"
+    start_nginx "$SITE" "$PORT" "$limit"
 }
 
 # --- phase 1 (untimed): subscribe every contender to the 200 feeds as they were -------------------
-start_nginx unthrottled
+serve unthrottled
 PODCLI_HOME=$WORK/podcli-home
 GPO_HOME=$WORK/gpo-home
 PODGET_DIR=$WORK/podget
@@ -294,7 +241,7 @@ run_one() {
 }
 
 for mode in $MODES; do
-    start_nginx "$mode"
+    serve "$mode"
     rm -f "$WORK/$mode"-*.tsv
     say ""
     say "## $mode ($([[ $mode = throttled ]] && echo "nginx limit_rate $RATE per connection" || echo "no limit")):\
