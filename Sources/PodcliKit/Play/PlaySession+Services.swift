@@ -16,7 +16,9 @@ import Threads
 extension PlaySession {
     /// SIGINT, SIGTERM and SIGHUP stop the player, which saves the position first; SIGWINCH
     /// redraws the now-playing line at the new width.
-    public func listenForSignals() -> [any DispatchSourceSignal] {
+    /// - Returns: what stops listening and gives each signal back the disposition it had (one
+    ///   left ignored would be inherited, ignored, by every process started after).
+    public func listenForSignals() -> () -> Void {
         let commands = commands
         let meanings: [(Int32, PlayerCommand)] = [
             (SIGINT, .signal(SIGINT)), (SIGTERM, .signal(SIGTERM)), (SIGHUP, .signal(SIGHUP)), (SIGWINCH, .redraw),
@@ -25,12 +27,21 @@ extension PlaySession {
             (SIGTSTP, .interruptionBegan(.suspend)), (SIGCONT, .interruptionEnded(.suspend, shouldResume: true)),
             (SIGCONT, .redraw),
         ]
-        return meanings.map { number, command in
+        let previous = Set(meanings.map(\.0)).map { number in
+            var disposition = sigaction()
+            sigaction(number, nil, &disposition)
+            return (number, disposition)
+        }
+        let sources = meanings.map { number, command in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { commands.post(command) }
             source.resume()
             return source
+        }
+        return {
+            for source in sources { source.cancel() }
+            for (number, var disposition) in previous { sigaction(number, &disposition, nil) }
         }
     }
 

@@ -36,14 +36,20 @@ public final class PlaySession {
     /// A player started by `play --background`: without its control socket nothing could reach
     /// it, so it stops rather than play on.
     public let requiresRemoteControl: Bool
+    private let listensForSignals: Bool
 
-    /// - Parameter terminal: where keys come from and raw mode is set (nil: none, as for a
-    ///   session whose stdin is not a terminal).
+    /// - Parameters:
+    ///   - terminal: where keys come from and raw mode is set (nil: none, as for a session
+    ///     whose stdin is not a terminal).
+    ///   - listensForSignals: whether SIGINT, SIGTERM, SIGHUP, Ctrl-Z and SIGCONT become the
+    ///     session's commands. They are the process's: a session inside a process that is not
+    ///     podcli's own (a test) leaves them alone.
     public init(
         library: Library, display: any PlayDisplay, device: String, keymap: Keymap, downloadPolicy: DownloadPolicy,
         controlSocket: String, helpers: any HelperProcesses, requiresRemoteControl: Bool = false,
-        terminal: TerminalMode? = TerminalMode(descriptor: STDIN_FILENO)
+        terminal: TerminalMode? = TerminalMode(descriptor: STDIN_FILENO), listensForSignals: Bool = true
     ) {
+        self.listensForSignals = listensForSignals
         self.library = library
         self.controlSocket = controlSocket
         self.requiresRemoteControl = requiresRemoteControl
@@ -77,8 +83,8 @@ public final class PlaySession {
     ) throws -> StopReason {
         // Before any thread starts (see `CurlLibrary`), and only when something may be fetched.
         if try playlist.contains(where: needsNetwork) { CurlLibrary.initialize() }
-        let signals = listenForSignals()
-        defer { for source in signals { source.cancel() } }
+        let stopListeningForSignals = listensForSignals ? listenForSignals() : {}
+        defer { stopListeningForSignals() }
         // Every thread this session starts has ended when it returns, whichever way it returns:
         // nothing may still run (inside libcurl, OpenSSL, sd-bus) while `exit` cleans them up.
         defer { stopThreads() }

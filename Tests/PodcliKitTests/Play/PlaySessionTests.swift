@@ -53,7 +53,8 @@ import Threads
             PlaySession(
                 library: t.library, display: display, device: "file:'\(captures.path)/capture_%r_%c.raw',raw",
                 keymap: Keymap(skipBack: 10, skipForward: 30), downloadPolicy: TestLibrary.policy(),
-                controlSocket: t.home.path + "/control", helpers: NoHelpers(), terminal: nil)
+                controlSocket: t.home.path + "/control", helpers: NoHelpers(), terminal: nil,
+                listensForSignals: false)
         }
 
         func captured(rate: Int = 44_100, channels: Int = 2) throws -> Data {
