@@ -24,7 +24,10 @@ public final class WriteBatch {
     public struct Limits: Sendable {
         /// How long it may stay open: how long another writer may wait for it.
         public var duration: Duration = .milliseconds(500)
-        /// How many writes it may hold.
+        /// How many writes it may hold. 1: no batch transaction at all, each write is the
+        /// library's own transactions (what `import` does: at a million episodes, journalling
+        /// the pages earlier feeds changed again for each feed's savepoint cost more than the
+        /// shared pages saved; see bench/README.md).
         public var writes = 200
         /// Left after a commit that the limits called for, before the next write takes the lock
         /// again. podcli's busy handler tries every 0.2-2 ms (`Database`): a waiter gets in.
@@ -91,6 +94,11 @@ public final class WriteBatch {
     public func write<Result>(
         _ body: () throws -> Result, committed: @escaping (Result) -> Void = { _ in }
     ) throws -> Result {
+        if limits.writes <= 1 {
+            let result = try body()
+            committed(result)
+            return result
+        }
         if began == nil {
             try database.execute("BEGIN IMMEDIATE")
             began = .now
