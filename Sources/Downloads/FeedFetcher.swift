@@ -1,5 +1,6 @@
 import AudioFormats
 import CCurl
+import Threads
 
 /// A conditional GET of a feed.
 public struct FeedRequest: Sendable {
@@ -56,13 +57,14 @@ public final class FeedFetcher {
     private let policy: DownloadPolicy
     private let transfer: Transfer
 
-    public init(policy: DownloadPolicy) {
+    /// - Parameter stop: ends a fetch at once when signalled (the thread fetching was told to stop).
+    public init(policy: DownloadPolicy, stop: StopEvent? = nil) {
         self.policy = policy
-        self.transfer = Transfer(policy: policy)
+        self.transfer = Transfer(policy: policy, stop: stop)
     }
 
-    /// - Throws: `DownloadError` (`.feedTooLarge` past `maxBytes`). On failure what the sink got
-    ///   is not a whole body.
+    /// - Throws: `DownloadError` (`.feedTooLarge` past `maxBytes`, `.stopped` when the stop event
+    ///   ended it). On failure what the sink got is not a whole body.
     public func fetch(_ request: FeedRequest, into sink: any FeedBodySink) throws(DownloadError) -> FeedResponse {
         try DownloadError.checkFetchable(request.url)
         var attemptNumber = 0
@@ -76,6 +78,7 @@ public final class FeedFetcher {
             let result = transfer.perform(
                 Transfer.Exchange(url: request.url, headers: headers, acceptCompression: true), sink: exchange)
             exchange.finish(transferred: result.code == CURLE_OK)
+            if result.stopped { throw .stopped(url: request.url) }
             let retryable: DownloadError
             switch exchange.stop {
             case .audio:

@@ -57,7 +57,8 @@ extension Library {
     public func episode(sourceURL: String) throws(StoreError) -> Episode? {
         try database.rows(
             """
-            SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) WHERE source_url = ?
+            SELECT \(Episode.columns) FROM episodes \(Episode.withTexts)
+            WHERE substr(source_url, -32) = substr(?1, -32) AND source_url = ?1
             ORDER BY state = 'downloaded' DESC, id DESC LIMIT 1
             """, [.text(sourceURL)]
         ).first.map(Episode.init)

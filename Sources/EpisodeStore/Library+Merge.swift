@@ -14,7 +14,7 @@ extension Library {
         var known = try KnownEpisodes(
             database.rows(
                 """
-                SELECT id, guid, media_key, title, published_at FROM episodes
+                SELECT id, guid, \(Self.mediaKey), title, published_at FROM episodes
                 WHERE feed_id = ? OR (feed_id IS NULL AND media_key IS NOT NULL)
                 """, [SQLValue(feedID)]))
 
@@ -71,6 +71,11 @@ extension Library {
         }
         return summary
     }
+
+    /// The media key, whichever way it is stored.
+    static let mediaKey = """
+        CASE typeof(media_key) WHEN 'integer' THEN substr(source_url, media_key + 1) ELSE media_key END
+        """
 
     private static let metadataColumns = """
         title, source_url, media_key, guid, published_at, duration_ms, enclosure_length, enclosure_type, link,
@@ -132,12 +137,22 @@ extension Library {
 
     private static func values(of item: EpisodeMetadata) -> [SQLValue] {
         [
-            .text(item.title), .text(item.sourceURL), .text(item.mediaKey), SQLValue(item.guid),
+            .text(item.title), .text(item.sourceURL), storedMediaKey(item.mediaKey, of: item.sourceURL), SQLValue(item.guid),
             SQLValue(item.publishedAt), SQLValue(item.durationMilliseconds), SQLValue(item.enclosureLength),
             SQLValue(item.enclosureType), SQLValue(item.link), SQLValue(item.imageURL),
             SQLValue(item.episodeNumber), SQLValue(item.seasonNumber), SQLValue(item.episodeType),
             SQLValue(item.explicit.map { $0 ? 1 : 0 }), SQLValue(item.chaptersURL), SQLValue(item.author),
         ]
+    }
+
+    /// `media_key` as stored (see 006_scale.sql): how many characters the key drops from the start
+    /// of the URL when it is the URL's end, else the key itself.
+    static func storedMediaKey(_ key: String, of url: String) -> SQLValue {
+        let (urlBytes, keyBytes) = (url.utf8, key.utf8)
+        guard keyBytes.count <= urlBytes.count, urlBytes.suffix(keyBytes.count).elementsEqual(keyBytes) else {
+            return .text(key)
+        }
+        return SQLValue(url.unicodeScalars.count - key.unicodeScalars.count)
     }
 
     private static func texts(of item: EpisodeMetadata) -> [SQLValue] {

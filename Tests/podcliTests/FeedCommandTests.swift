@@ -560,6 +560,30 @@ import Testing
         #expect(w.episodeDirectories().isEmpty)
     }
 
+    /// Killed while it waits for a slow feed, an import keeps every feed recorded before it, each
+    /// whole: the feeds before a wait for the network are committed first.
+    @Test func aKilledImportKeepsTheFeedsRecordedBeforeEachWhole() throws {
+        let w = try World()
+        let fast = try (1...3).map { n in
+            try w.serve("f\(n).xml", Self.rss(title: "Show \(n)", items: (1...4).reversed().map { w.item($0, in: "s\(n)") }))
+        }
+        let slow = try w.serve("slow.xml", Self.rss(title: "Slow", items: [w.item(1, in: "slow")])) + "?slow=40"
+        let outlines = (fast + [slow]).map { #"<outline type="rss" text="x" xmlUrl="\#($0.replacingOccurrences(of: "&", with: "&amp;"))"/>"# }
+        let opml = try w.t.home.write(
+            #"<?xml version="1.0" encoding="UTF-8"?><opml version="2.0"><body>"# + outlines.joined() + "</body></opml>",
+            to: "in.opml")
+        let running = try w.t.podcli.start(["--home", w.t.home.path, "import", opml.path])
+        let committed = waitUntil(timeout: 30, interval: 0.1) { (try? w.feeds().count) == 3 }
+        try #require(committed, "the three fast feeds were not committed while the slow one came in")
+        running.kill(signal: SIGKILL)
+        let result = try running.waitUntilExit()
+        #expect(result.signal == SIGKILL, "\(result)")
+        let feeds = try w.feeds()
+        #expect(Set(feeds.compactMap { $0["url"] as? String }) == Set(fast))
+        #expect(feeds.compactMap { $0["episodes"] as? Int } == [4, 4, 4], "\(feeds)")
+        #expect(try w.episodes(["--all"]).count == 12)
+    }
+
     // MARK: - Refresh
 
     @Test func refreshWithNoSubscriptionsSaysSo() throws {

@@ -30,13 +30,41 @@ public struct FeedUpdater {
         case audio
     }
 
+    /// A feed fetched and read, not yet recorded: what `fetch` hands to `subscribe` or `refresh`.
+    public enum Fetched: Sendable {
+        case document(FeedDocument, FeedFetchInfo)
+        case notModified(FeedFetchInfo)
+        case audio
+    }
+
+    /// Fetches and reads a feed, recording nothing: this needs only a fetcher, so it may run on a
+    /// thread of its own while the library records the feeds before (`FeedImporter`).
+    public static func fetch(_ request: FeedRequest, with fetcher: FeedFetcher) throws -> Fetched {
+        let body = FeedBody()
+        switch try fetcher.fetch(request, into: body) {
+        case .audio: return .audio
+        case .notModified(let info): return .notModified(info)
+        case .document(let info): return .document(try body.document(info: info, requestedURL: request.url), info)
+        }
+    }
+
+    /// What `subscribe(url:)` asks for.
+    public static func subscribeRequest(url: String) -> FeedRequest { FeedRequest(url: url, maxBytes: maxFeedBytes) }
+
+    /// What `refresh` asks for: the feed, with its validators.
+    public static func refreshRequest(for feed: Feed) -> FeedRequest {
+        FeedRequest(url: feed.url, etag: feed.etag, lastModified: feed.lastModified, maxBytes: maxFeedBytes)
+    }
+
     /// Fetches `url`; if it is a feed, subscribes to it (or refreshes the subscription it turns
     /// out to be, after a redirect).
     public func subscribe(url: String) throws -> Outcome {
-        let body = FeedBody()
-        let response = try fetcher.fetch(FeedRequest(url: url, maxBytes: Self.maxFeedBytes), into: body)
-        guard case .document(let info) = response else { return .audio }
-        let document = try body.document(info: info, requestedURL: url)
+        try subscribe(url: url, fetched: Self.fetch(Self.subscribeRequest(url: url), with: fetcher))
+    }
+
+    /// Subscribes to what `fetch` read from `url`, as `subscribe(url:)`.
+    public func subscribe(url: String, fetched: Fetched) throws -> Outcome {
+        guard case .document(let document, let info) = fetched else { return .audio }
         var storedURL = info.movedPermanentlyTo ?? url
         if let moved = document.newFeedURL, Self.isFetchable(moved) { storedURL = moved }
         if let existing = try library.feed(url: storedURL) ?? library.feed(url: url) {
@@ -52,11 +80,13 @@ public struct FeedUpdater {
     /// Fetches a subscribed feed with its validators and records what changed. A failure is
     /// recorded on the feed (shown by `podcli feeds`) and rethrown.
     public func refresh(_ feed: Feed) throws -> Outcome {
+        try refresh(feed) { try Self.fetch(Self.refreshRequest(for: feed), with: fetcher) }
+    }
+
+    /// Records what `fetched` gives (a `fetch` of `refreshRequest(for: feed)`), as `refresh`.
+    public func refresh(_ feed: Feed, fetched: () throws -> Fetched) throws -> Outcome {
         do {
-            let body = FeedBody()
-            let request = FeedRequest(
-                url: feed.url, etag: feed.etag, lastModified: feed.lastModified, maxBytes: Self.maxFeedBytes)
-            switch try fetcher.fetch(request, into: body) {
+            switch try fetched() {
             case .audio:
                 throw Self.servesAudio(feed.url)
             case .notModified(let info):
@@ -64,8 +94,7 @@ public struct FeedUpdater {
                     .unchanged(etag: info.etag, lastModified: info.lastModified), for: feed,
                     url: try movedURL(for: feed, to: info.movedPermanentlyTo))
                 return .unchanged(try library.feed(id: feed.id) ?? feed)
-            case .document(let info):
-                let document = try body.document(info: info, requestedURL: feed.url)
+            case .document(let document, let info):
                 return try record(document, info: info, for: feed)
             }
         } catch let error as StoreError {

@@ -25,26 +25,39 @@ enum Import: Command {
             if case .unreadable = error { throw error }
             throw CommandFailure(description: "\(path): \(Self.describe(error))", exitCode: ExitCode(for: error))
         }
-        let library = try context.library()
-        let updater = FeedUpdater(
-            library: library, fetcher: context.feedFetcher(), protection: try context.config().protection)
+        let importer = FeedImporter(
+            library: try context.library(), policy: context.feedFetcherPolicy,
+            protection: try context.config().protection)
+        let reporter = Told(output: context.output)
+        defer {
+            context.output.print(
+                "Subscribed to \(Formatting.count(reporter.subscribed, "feed")), refreshed \(reporter.refreshed)")
+        }
+        try importer.run(outlines.map(\.url), reporter: reporter)
+        if let first = reporter.failures.first {
+            throw CommandFailure(
+                description: "\(Formatting.count(reporter.failures.count, "feed")) of \(outlines.count) failed",
+                exitCode: ExitCode(for: first))
+        }
+    }
+
+    /// Each failure on a line of its own as it happens (as `Reported.forEach` tells them); what
+    /// was recorded, counted.
+    private final class Told: ImportReporter {
+        let output: Output
         var subscribed = 0
         var refreshed = 0
-        defer {
-            context.output.print("Subscribed to \(Formatting.count(subscribed, "feed")), refreshed \(refreshed)")
+        var failures: [any Error] = []
+
+        init(output: Output) { self.output = output }
+
+        func recorded(_ url: String, _ outcome: FeedUpdater.Outcome) {
+            if case .subscribed = outcome { subscribed += 1 } else { refreshed += 1 }
         }
-        try Reported.forEach(outlines, output: context.output, name: \.url) { outline in
-            let outcome =
-                if let feed = try library.feed(url: outline.url) {
-                    try updater.refresh(feed)
-                } else {
-                    try updater.subscribe(url: outline.url)
-                }
-            switch outcome {
-            case .subscribed: subscribed += 1
-            case .refreshed, .unchanged: refreshed += 1
-            case .audio: throw FeedUpdater.servesAudio(outline.url)
-            }
+
+        func failed(_ url: String, _ error: any Error) {
+            output.error("\(url): \(error)")
+            failures.append(error)
         }
     }
 }

@@ -1,5 +1,4 @@
 import Arguments
-import Downloads
 import Feeds
 import FoundationEssentials
 import PodcliKit
@@ -18,12 +17,11 @@ enum Inspect: Command {
         let source = arguments[source]!
         let document: FeedDocument
         if source.contains("://") {
-            try DownloadError.checkFetchable(source)
-            let body = FeedBody()
-            let response = try context.feedFetcher().fetch(
-                FeedRequest(url: source, maxBytes: FeedUpdater.maxFeedBytes), into: body)
-            guard case .document(let info) = response else { throw FeedUpdater.servesAudio(source) }
-            document = try body.document(info: info, requestedURL: source)
+            // Read as a subscription would read it, recording nothing.
+            guard case .document(let read, _) = try FeedUpdater.fetch(
+                FeedUpdater.subscribeRequest(url: source), with: context.feedFetcher())
+            else { throw FeedUpdater.servesAudio(source) }
+            document = read
         } else {
             document = try FeedParser(baseURL: URL(fileURLWithPath: source).absoluteString).parse(contentsOf: source)
         }
