@@ -50,12 +50,12 @@ public final class Database {
     /// (https://www.sqlite.org/howtocorrupt.html, 2.2), so it is only looked at and chmodded.
     private static func makeOwnerOnly(_ path: String) throws(StoreError) {
         var info = stat()
+        // Not there yet: made without a descriptor (mknod, which fails on anything already at
+        // the path, a link too). A descriptor opened and closed here would drop the locks of a
+        // connection another thread opened on the file in between.
         if lstat(path, &info) != 0 {
-            // Not there yet: no connection of ours has it open, so a descriptor may come and go.
-            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if descriptor >= 0 {
-                fchmod(descriptor, 0o600)
-                close(descriptor)
+            if mknod(path, S_IFREG | 0o600, 0) == 0 {
+                chmod(path, 0o600)  // whatever the umask took away
             } else if errno != EEXIST {
                 throw .sqlite(
                     code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)), operation: "creating \(path)")
