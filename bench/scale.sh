@@ -59,32 +59,14 @@ if ((${#missing[@]})); then
 fi
 [[ -z $BASELINE || -x $BASELINE ]] || die "BASELINE is not an executable: $BASELINE"
 
-if [[ -n ${SCALE_WORK:-} ]]; then
-    WORK=$SCALE_WORK
-    mkdir -p "$WORK"
-    OWN_WORK=0
-else
-    WORK=$(mktemp -d "${TMPDIR:-/tmp}/podcli-scale.XXXXXX")
-    OWN_WORK=1
-fi
-WORK=$(cd "$WORK" && pwd)
-NGINX_PID=
-cleanup() {
-    if [[ -n $NGINX_PID ]]; then
-        kill "$NGINX_PID" 2>/dev/null || true
-        wait "$NGINX_PID" 2>/dev/null || true
-    fi
-    if ((OWN_WORK)); then rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=bench/lib.sh
+source "$BENCH_DIR/lib.sh"
+use_workdir "${SCALE_WORK:-}" podcli-scale
 
 mkdir -p "$BENCH_DIR/out"
 REPORT=$BENCH_DIR/out/scale-$(date +%Y-%m-%d-%H%M%S).txt
 : >"$REPORT"
 MEASURE_WIDTH=22
-# shellcheck source=bench/lib.sh
-source "$BENCH_DIR/lib.sh"
 build_podcli
 
 # --- nginx on 127.0.0.1, serving $WORK ------------------------------------------------------------
