@@ -63,7 +63,7 @@ public struct Episode: Equatable, Sendable {
 
     init(row: Row) {
         id = Int(row.int(0)!)
-        uuid = row.string(1)!
+        uuid = row.uuid(1)!
         feedID = row.int(2).map(Int.init)
         title = row.string(3)!
         sourceURL = row.string(4)!

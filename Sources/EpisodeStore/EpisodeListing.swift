@@ -45,7 +45,7 @@ public struct EpisodeListing: Equatable, Sendable {
     /// A row of `columns`, read by name: the list is long and grows.
     init(row: Row) {
         id = Int(row.int("id")!)
-        uuid = row.string("uuid")!
+        uuid = row.uuid("uuid")!
         feedID = row.int("feed_id").map(Int.init)
         feedTitle = row.string("feed_title")
         title = row.string("title")!

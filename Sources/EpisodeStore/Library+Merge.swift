@@ -37,8 +37,7 @@ extension Library {
         }
 
         let now = Library.now
-        // New episodes are numbered here, so their texts can be written before them: schema 6's
-        // triggers then leave them to `indexNewEpisodes` (see 006_scale.sql).
+        // New episodes are numbered here, so that they are indexed together once all are written.
         let firstNewID = Int(try database.rows("SELECT coalesce(max(id), 0) + 1 FROM episodes")[0].int(0) ?? 1)
         // A dateless item sorts just below the dated item before it in the document (feeds list
         // newest first), or below "now" at the top: its order in the feed is kept.
@@ -47,22 +46,27 @@ extension Library {
             if let published = item.publishedAt { dateAbove = min(published, now) } else { dateAbove -= 1 }
             if let match {
                 try database.run(Self.updateEpisodeSQL, Self.values(of: item) + [SQLValue(feedID), .integer(match)])
-                try database.run(Self.upsertTextsSQL, [.integer(match)] + Self.texts(of: item))
+                try database.run(Self.updateTextsSQL, [.integer(match)] + Self.texts(of: item))
                 summary.matched += 1
             } else {
                 let id = firstNewID + summary.added
-                try database.run(Self.insertTextsSQL, [SQLValue(id)] + Self.texts(of: item))
                 try database.run(
                     Self.insertEpisodeSQL,
                     [SQLValue(id)] + Self.values(of: item) + [
-                        .text(EpisodeUUID.make()), SQLValue(feedID), .text(protection.rawValue),
+                        .blob(EpisodeUUID.makeBytes()), SQLValue(feedID), .text(protection.rawValue),
                         SQLValue(now), SQLValue(item.publishedAt ?? dateAbove), SQLValue(markNew ? 1 : 0),
                     ])
+                try database.run(Self.insertTextsSQL, [SQLValue(id)] + Self.texts(of: item))
                 summary.added += 1
                 if markNew { summary.newEpisodeIDs.append(id) }
             }
         }
-        if summary.added > 0 { try indexNewEpisodes(firstNewID..<(firstNewID + summary.added), of: feedID) }
+        if summary.added > 0 {
+            try indexForSearch(firstNewID..<(firstNewID + summary.added))
+            try database.run(
+                "UPDATE feeds SET episode_count = (SELECT count(*) FROM episodes WHERE feed_id = ?1) WHERE id = ?1",
+                [SQLValue(feedID)])
+        }
         for id in known.unclaimed {
             try database.run(
                 "UPDATE episodes SET in_feed = 0 WHERE id = ? AND feed_id = ? AND in_feed = 1",
@@ -93,47 +97,18 @@ extension Library {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'new')
         """
 
-    /// A new episode's texts, written just before it (even when it has none: the row tells the
-    /// triggers that the merge indexes and counts the episode itself).
-    private static let insertTextsSQL = """
+    /// A new episode's texts: every episode has a row of them, even with none (schema 7), so that
+    /// one a feed adds later is an update, indexed by its trigger.
+    static let insertTextsSQL = """
         INSERT INTO episode_texts (episode_id, description, chapters, transcripts, persons) VALUES (?, ?, ?, ?, ?)
         """
 
-    /// A known episode's texts: written only when one changed (a refresh rewrites every episode;
-    /// the search index is touched only for a new description), and a row only when it has one.
-    private static let upsertTextsSQL = """
-        INSERT INTO episode_texts (episode_id, description, chapters, transcripts, persons)
-        SELECT ?1, ?2, ?3, ?4, ?5
-        WHERE coalesce(?2, ?3, ?4, ?5) IS NOT NULL OR EXISTS (SELECT 1 FROM episode_texts WHERE episode_id = ?1)
-        ON CONFLICT (episode_id) DO UPDATE SET
-            description = excluded.description, chapters = excluded.chapters, transcripts = excluded.transcripts,
-            persons = excluded.persons
-        WHERE (description, chapters, transcripts, persons)
-            IS NOT (excluded.description, excluded.chapters, excluded.transcripts, excluded.persons)
+    /// A known episode's texts, written only when one changed: a refresh rewrites every episode of
+    /// a feed that changed, and the search index is touched only for a new description.
+    private static let updateTextsSQL = """
+        UPDATE episode_texts SET (description, chapters, transcripts, persons) = (?2, ?3, ?4, ?5)
+        WHERE episode_id = ?1 AND (description, chapters, transcripts, persons) IS NOT (?2, ?3, ?4, ?5)
         """
-
-    /// Adds the episodes `ids` of `feedID`, just inserted, to the search index in one statement,
-    /// and counts the feed's episodes again.
-    ///
-    /// One statement because FTS5 writes out what it holds in memory at the start of every
-    /// statement that needs a statement journal (each INSERT with triggers): indexed by a trigger
-    /// one by one, every episode of a subscription became a segment of the index of its own, and
-    /// an import took five times as long.
-    private func indexNewEpisodes(_ ids: Range<Int>, of feedID: Int) throws(StoreError) {
-        try database.run(
-            """
-            INSERT INTO episode_search (rowid, title, podcast, description)
-            SELECT episodes.id, episodes.title, feeds.title, search_text(texts.description)
-            FROM episodes
-            LEFT JOIN feeds ON feeds.id = episodes.feed_id
-            LEFT JOIN episode_texts AS texts ON texts.episode_id = episodes.id
-            WHERE episodes.id >= ? AND episodes.id < ?
-            ORDER BY episodes.id
-            """, [SQLValue(ids.lowerBound), SQLValue(ids.upperBound)])
-        try database.run(
-            "UPDATE feeds SET episode_count = (SELECT count(*) FROM episodes WHERE feed_id = ?1) WHERE id = ?1",
-            [SQLValue(feedID)])
-    }
 
     private static func values(of item: EpisodeMetadata) -> [SQLValue] {
         [

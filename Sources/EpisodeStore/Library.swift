@@ -20,6 +20,7 @@ public final class Library {
         self.directory = directory
         self.database = try Database(path: directory + "/podcli.db")
         try Migrator().migrate(database)
+        try buildDeferredIndexes()
         sweepTrash()
     }
 

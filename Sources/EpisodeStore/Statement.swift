@@ -45,6 +45,7 @@ public final class Statement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let integer): code = sqlite3_bind_int64(handle, index, integer)
             case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+            case .blob(let bytes): code = sqlite3_bind_blob(handle, index, bytes, Int32(bytes.count), csqlite_transient())
             }
             guard code == SQLITE_OK else { throw Database.error(connection, code, "binding `\(sql)`") }
         }
@@ -87,6 +88,10 @@ public final class Statement {
             switch sqlite3_column_type(handle, column) {
             case SQLITE_NULL: values.append(.null)
             case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(handle, column)))
+            case SQLITE_BLOB:
+                let count = Int(sqlite3_column_bytes(handle, column))
+                let start = sqlite3_column_blob(handle, column)?.assumingMemoryBound(to: UInt8.self)
+                values.append(.blob(start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []))
             default:
                 let text = sqlite3_column_text(handle, column).map { String(cString: $0) } ?? ""
                 values.append(.text(text))
@@ -96,11 +101,12 @@ public final class Statement {
     }
 }
 
-/// A value SQLite stores for podcli: podcli needs no floats or blobs.
+/// A value SQLite stores for podcli: podcli needs no floats, and blobs only for UUIDs.
 public enum SQLValue: Equatable, Sendable {
     case null
     case integer(Int64)
     case text(String)
+    case blob([UInt8])
 }
 
 /// A statement's column names, with their positions looked up once.
@@ -137,9 +143,20 @@ public struct Row: Sendable {
         switch values[column] {
         case .text(let value): return value
         case .integer(let value): return String(value)
-        case .null: return nil
+        case .null, .blob: return nil
         }
     }
+
+    /// An episode's UUID, as stored (`EpisodeUUID`), in its text form.
+    func uuid(_ column: Int) -> String? {
+        switch values[column] {
+        case .blob(let bytes) where bytes.count == 16: return EpisodeUUID.text(of: bytes)
+        case .text(let text): return text
+        default: return nil
+        }
+    }
+
+    func uuid(_ name: String) -> String? { uuid(position(name)) }
 }
 
 extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {

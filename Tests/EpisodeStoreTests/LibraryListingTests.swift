@@ -214,6 +214,15 @@ import Testing
         #expect(try search(library, "show").isEmpty)
         #expect(try search(library, "fruit").count == 3)
         #expect(try search(library, "plums") == ["Plums"])
+        // A description that comes later, and one that goes.
+        _ = try library.refresh(
+            try #require(try library.feed(id: feed.id)), url: feed.url, metadata: FeedMetadata(title: "Fruit Hour"),
+            episodes: [item(1, title: "Green apples", description: nil), item(2, title: "Pears", description: "tree"),
+                item(3, title: "Plums", description: "damson")],
+            etag: nil, lastModified: nil, protection: .private)
+        try expectIndexInStep(library)
+        #expect(try search(library, "damson") == ["Plums"])
+        #expect(try search(library, "cider").isEmpty)
         // An episode fetched on its own, one removed, then the feed unsubscribed (its episodes forgotten).
         _ = try library.createEpisode(title: "Loose apple", sourceURL: "https://x.example/a.mp3", protection: .open)
         try expectIndexInStep(library)

@@ -200,4 +200,24 @@ import Testing
         #expect(earlier < later)
         #expect(EpisodeUUID.make() != EpisodeUUID.make())
     }
+
+    @Test func isStoredAsItsSixteenBytesAndReadBackAsItWas() throws {
+        let text = EpisodeUUID.make()
+        let bytes = try #require(EpisodeUUID.bytes(of: text))
+        #expect(bytes.count == 16)
+        #expect(EpisodeUUID.text(of: bytes) == text)
+        #expect(EpisodeUUID.bytes(of: text.uppercased()) == bytes)
+        for notAUUID in ["u-7", String(text.dropLast()), text.replacingOccurrences(of: "-", with: ""), "x" + text.dropFirst()] {
+            #expect(EpisodeUUID.bytes(of: notAUUID) == nil, "\(notAUUID)")
+        }
+    }
+
+    @Test func aPrefixIsARangeOfTheStoredBytes() throws {
+        let range = try #require(EpisodeUUID.range(ofPrefix: "018B-c"))
+        #expect(range.lowest == .blob([0x01, 0x8b, 0xc0] + Array(repeating: 0, count: 13)))
+        #expect(range.highest == .blob([0x01, 0x8b, 0xcf] + Array(repeating: 0xff, count: 13)))
+        #expect(EpisodeUUID.range(ofPrefix: "") == nil)
+        #expect(EpisodeUUID.range(ofPrefix: "01g") == nil)
+        #expect(EpisodeUUID.range(ofPrefix: String(repeating: "a", count: 33)) == nil)
+    }
 }

@@ -15,13 +15,16 @@ import Testing
         return Migrator(files: files + [(name: next, sql: extra)])
     }
 
-    /// One episode with a file, a position, a place in the queue and a download attempt.
+    /// One episode with a file, a position, a place in the queue and a download attempt (and,
+    /// as the store writes an episode, its texts and its words in the search index).
     private func libraryWithEveryKindOfRow(_ name: String) throws -> Database {
         let database = try Database(path: directory.path + "/\(name).db")
         try Migrator().migrate(database)
         try database.execute(
             """
             INSERT INTO episodes (id, uuid, title, source_url, created_at, sort_date) VALUES (7, 'u-7', 'Seven', 'http://x/7', 1, 1);
+            INSERT INTO episode_texts (episode_id) VALUES (7);
+            INSERT INTO episode_search (rowid, title, podcast, description) VALUES (7, 'Seven', NULL, NULL);
             INSERT INTO files (episode_id, relative_path, size, sha256, mode, owner_uid, protection, recorded_at)
                 VALUES (7, 'episodes/u-7/seven.mp3', 3, '\(String(repeating: "a", count: 64))', 384, 0, 'private', 1);
             INSERT INTO playback_state (episode_id, position_ms, played, updated_at) VALUES (7, 4200, 0, 1);
@@ -132,7 +135,7 @@ import Testing
             .map(\.values)
         let othersBefore = try others.map { try database.rows($0).map(\.values) }
 
-        try Migrator().migrate(database)
+        try Migrator().migrate(database, upTo: 6)
         #expect(try database.rows("SELECT \(kept) FROM episodes ORDER BY id").map(\.values) == episodesBefore)
         #expect(
             try database.rows(
@@ -157,6 +160,16 @@ import Testing
         #expect(try search("krakow") == [1, 2])
         #expect(try search("plain") == [3])
         #expect(try search("eacute").isEmpty)
+        try LibraryListingTests.expectIndexInStep(database)
+
+        // Schema 7 gives every episode a row of texts (the one without any, an empty one) and
+        // changes no text; the index stays as it was.
+        try Migrator().migrate(database)
+        #expect(
+            try database.rows("SELECT episode_id, description FROM episode_texts ORDER BY episode_id").map(\.values)
+                == [[.integer(1), .text("<p>Caf&eacute; talk</p>")], [.integer(2), .null], [.integer(3), .text("plain words")]])
+        #expect(try database.rows("PRAGMA foreign_key_check").isEmpty)
+        #expect(try search("krakow") == [1, 2])
         try LibraryListingTests.expectIndexInStep(database)
     }
 }

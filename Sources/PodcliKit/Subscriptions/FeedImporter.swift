@@ -67,6 +67,14 @@ public struct FeedImporter {
         }
         defer { reader.stop() }
         let updater = FeedUpdater(library: library, fetcher: FeedFetcher(policy: policy), protection: protection)
+        let subscriptions = targets.count { if case .subscribe = $0 { true } else { false } }
+        try library.loadingInBulk(adding: subscriptions) { try record(targets, urls, from: reader, with: updater, reporter) }
+    }
+
+    private func record(
+        _ targets: [Target], _ urls: [String], from reader: ReadAhead<Result<FeedUpdater.Fetched, any Error>>,
+        with updater: FeedUpdater, _ reporter: any ImportReporter
+    ) throws {
         try WriteBatch.run(library, limits: limits) { batch in
             for (url, target) in zip(urls, targets) {
                 guard let fetched = try reader.next(beforeWaiting: batch.commit) else { return }

@@ -31,8 +31,10 @@ public struct FeedUpdater {
     }
 
     /// A feed fetched and read, not yet recorded: what `fetch` hands to `subscribe` or `refresh`.
+    /// The document's items come as the episodes they are to the library, made on the fetching
+    /// thread (an import's reading thread) rather than the recording one.
     public enum Fetched: Sendable {
-        case document(FeedDocument, FeedFetchInfo)
+        case document(FeedDocument, [EpisodeMetadata], FeedFetchInfo)
         case notModified(FeedFetchInfo)
         case audio
     }
@@ -44,7 +46,9 @@ public struct FeedUpdater {
         switch try fetcher.fetch(request, into: body) {
         case .audio: return .audio
         case .notModified(let info): return .notModified(info)
-        case .document(let info): return .document(try body.document(info: info, requestedURL: request.url), info)
+        case .document(let info):
+            let document = try body.document(info: info, requestedURL: request.url)
+            return .document(document, document.items.map(EpisodeMetadata.init), info)
         }
     }
 
@@ -64,15 +68,15 @@ public struct FeedUpdater {
 
     /// Subscribes to what `fetch` read from `url`, as `subscribe(url:)`.
     public func subscribe(url: String, fetched: Fetched) throws -> Outcome {
-        guard case .document(let document, let info) = fetched else { return .audio }
+        guard case .document(let document, let episodes, let info) = fetched else { return .audio }
         var storedURL = info.movedPermanentlyTo ?? url
         if let moved = document.newFeedURL, Self.isFetchable(moved) { storedURL = moved }
         if let existing = try library.feed(url: storedURL) ?? library.feed(url: url) {
-            return try record(document, info: info, for: existing)
+            return try record(document, episodes, info: info, for: existing)
         }
         let (feed, summary) = try library.subscribe(
             url: storedURL, metadata: FeedMetadata(document, url: storedURL),
-            episodes: document.items.map(EpisodeMetadata.init), etag: info.etag, lastModified: info.lastModified,
+            episodes: episodes, etag: info.etag, lastModified: info.lastModified,
             protection: protection)
         return summary.wasSubscribed ? .refreshed(feed, summary) : .subscribed(feed, summary)
     }
@@ -94,8 +98,8 @@ public struct FeedUpdater {
                     .unchanged(etag: info.etag, lastModified: info.lastModified), for: feed,
                     url: try movedURL(for: feed, to: info.movedPermanentlyTo))
                 return .unchanged(try library.feed(id: feed.id) ?? feed)
-            case .document(let document, let info):
-                return try record(document, info: info, for: feed)
+            case .document(let document, let episodes, let info):
+                return try record(document, episodes, info: info, for: feed)
             }
         } catch let error as StoreError {
             throw error
@@ -105,14 +109,16 @@ public struct FeedUpdater {
         }
     }
 
-    private func record(_ document: FeedDocument, info: FeedFetchInfo, for feed: Feed) throws -> Outcome {
+    private func record(
+        _ document: FeedDocument, _ episodes: [EpisodeMetadata], info: FeedFetchInfo, for feed: Feed
+    ) throws -> Outcome {
         var url = try movedURL(for: feed, to: info.movedPermanentlyTo)
         if let announced = document.newFeedURL, Self.isFetchable(announced) {
             url = try movedURL(for: feed, to: announced)
         }
         let summary = try library.refresh(
             feed, url: url, metadata: FeedMetadata(document, url: url),
-            episodes: document.items.map(EpisodeMetadata.init), etag: info.etag, lastModified: info.lastModified,
+            episodes: episodes, etag: info.etag, lastModified: info.lastModified,
             protection: protection)
         return .refreshed(try library.feed(id: feed.id) ?? feed, summary)
     }

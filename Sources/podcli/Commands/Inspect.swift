@@ -18,7 +18,7 @@ enum Inspect: Command {
         let document: FeedDocument
         if source.contains("://") {
             // Read as a subscription would read it, recording nothing.
-            guard case .document(let read, _) = try FeedUpdater.fetch(
+            guard case .document(let read, _, _) = try FeedUpdater.fetch(
                 FeedUpdater.subscribeRequest(url: source), with: context.feedFetcher())
             else { throw FeedUpdater.servesAudio(source) }
             document = read

@@ -13,6 +13,27 @@ extension Database {
         let code = sqlite3_create_function_v2(handle, "search_text", 1, flags, nil, searchText, nil, nil, nil)
         guard code == SQLITE_OK else { throw Database.error(handle, code, "defining search_text()") }
     }
+
+    /// Defines `uuid_bytes(text)` on this connection: the 16 bytes of a UUID in canonical form,
+    /// any other value as it is (`EpisodeUUID`), with which schema 7 stores the UUIDs it finds.
+    func defineUUIDBytes() throws(StoreError) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        let code = sqlite3_create_function_v2(handle, "uuid_bytes", 1, flags, nil, uuidBytes, nil, nil, nil)
+        guard code == SQLITE_OK else { throw Database.error(handle, code, "defining uuid_bytes()") }
+    }
+}
+
+/// `uuid_bytes(value)`: see `Database.defineUUIDBytes`.
+private let uuidBytes: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, arguments in
+    guard let argument = arguments?[0] else { return }
+    guard sqlite3_value_type(argument) == SQLITE_TEXT, let text = sqlite3_value_text(argument),
+        let bytes = EpisodeUUID.bytes(of: String(cString: text))
+    else {
+        sqlite3_result_value(context, argument)
+        return
+    }
+    sqlite3_result_blob(context, bytes, Int32(bytes.count), csqlite_transient())
 }
 
 /// `search_text(text)`: NULL for NULL, else `SearchText.words(ofHTML:into:)` of the text.
