@@ -524,6 +524,46 @@ import Testing
         #expect(try elsewhere.episodes().count == 3)
     }
 
+    /// An import of many feeds into a small library builds `list`'s date index once, at its end;
+    /// killed before that, it leaves a library that gets the index back when next opened, with
+    /// every feed it recorded.
+    @Test func anImportOfManyFeedsKilledHalfWayLeavesALibraryThatListsNewestFirst() throws {
+        let w = try World()
+        var outlines = ""
+        for n in 1...12 {
+            let url = try w.serve(
+                "f\(n).xml", Self.rss(title: "Show \(n)", items: [w.item(2 * n, in: "s\(n)"), w.item(2 * n - 1, in: "s\(n)")]))
+            // The last is sent at 50 bytes a second: the import is killed while it reads it.
+            outlines += #"<outline type="rss" text="\#(n)" xmlUrl="\#(n == 12 ? url + "?slow=50" : url)"/>"#
+        }
+        let opml = try w.t.home.write(#"<opml version="2.0"><body>\#(outlines)</body></opml>"#, to: "many.opml")
+        let database = w.t.home.path + "/podcli.db"
+        func query(_ sql: String) throws -> String {
+            let result = try RunningProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [database, sql], environment: [:]
+            ).waitUntilExit()
+            guard result.status == 0 else { throw TestSupportError("sqlite3 failed: \(result)") }
+            return result.stdout.trimmingCharacters(in: .newlines)
+        }
+        let dateIndex = "SELECT count(*) FROM sqlite_schema WHERE name = 'episodes_newest'"
+
+        let doomed = try w.t.podcli.start(["--home", w.t.home.path, "import", opml.path])
+        let elevenRecorded = try waitUntil(timeout: 30) {
+            FileManager.default.fileExists(atPath: database) && (try? query("SELECT count(*) FROM feeds")) == "11"
+        }
+        #expect(elevenRecorded)
+        #expect(try query(dateIndex) == "0")
+        doomed.kill(signal: SIGKILL)
+        _ = try doomed.waitUntilExit()
+        #expect(try query("SELECT name FROM deferred_indexes") == "episodes_newest")
+
+        let listed = try w.episodes(["--limit", "3"]).compactMap { $0["title"] as? String }
+        #expect(listed == ["Episode 22", "Episode 21", "Episode 20"])
+        #expect(try query(dateIndex) == "1")
+        #expect(try query("SELECT count(*) FROM deferred_indexes") == "0")
+        #expect(try w.episodes(["--all"]).count == 22)
+    }
+
     @Test(arguments: [
         ("", "the file is empty"),
         ("<rss><channel><title>T</title></channel></rss>", "not an OPML subscription list (the document is <rss>)"),

@@ -53,7 +53,8 @@ import Testing
 
     @Test func anImportRecordsWhatSubscribingTheFeedsOneByOneRecords() throws {
         let t = try TestLibrary()
-        let urls = try serveFeeds(t, (1...8).map { "feed\($0)" })
+        // Twelve into an empty library: a load in bulk (`Library.loadingInBulk`).
+        let urls = try serveFeeds(t, (1...12).map { "feed\($0)" })
         let told = Told()
         try importer(t.library).run(urls + [urls[2]], reporter: told)
         #expect(told.failed.isEmpty, "\(told.failed)")
@@ -67,8 +68,13 @@ import Testing
             if let feed = try library.feed(url: url) { _ = try updater.refresh(feed) } else { _ = try updater.subscribe(url: url) }
         }
         let imported = try rows(t.library)
-        #expect(imported.count == 8 * 12 + 8 + 8 * 12)
+        #expect(imported.count == 12 * 12 + 12 + 12 * 12)
         #expect(try rows(library) == imported)
+        // The date index dropped for the load is back, and lists as the other library's does.
+        let dateIndex = "SELECT count(*) FROM sqlite_schema WHERE name = 'episodes_newest'"
+        #expect(try t.library.database.rows(dateIndex)[0].int(0) == 1)
+        #expect(try t.library.database.rows("SELECT count(*) FROM deferred_indexes")[0].int(0) == 0)
+        #expect(try t.library.listing(EpisodeFilter()).map(\.id) == library.listing(EpisodeFilter()).map(\.id))
         var search = EpisodeFilter()
         search.search = "feed5"
         #expect(try t.library.count(search) == 12)
