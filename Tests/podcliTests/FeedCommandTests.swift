@@ -555,12 +555,13 @@ import Testing
         #expect(try query(dateIndex) == "0")
         doomed.kill(signal: SIGKILL)
         _ = try doomed.waitUntilExit()
-        #expect(try query("SELECT name FROM deferred_indexes") == "episodes_newest")
+        #expect(try query("SELECT name FROM deferred_indexes ORDER BY name") == "episodes_newest\nepisodes_source_url")
 
         let listed = try w.episodes(["--limit", "3"]).compactMap { $0["title"] as? String }
         #expect(listed == ["Episode 22", "Episode 21", "Episode 20"])
         #expect(try query(dateIndex) == "1")
         #expect(try query("SELECT count(*) FROM deferred_indexes") == "0")
+        #expect(try query("SELECT count(*) FROM sqlite_schema WHERE name = 'episodes_source_url'") == "1")
         #expect(try w.episodes(["--all"]).count == 22)
     }
 
