@@ -86,11 +86,18 @@ extension Library {
         image_url, episode_number, season_number, episode_type, explicit, chapters_url, author
         """
 
+    /// A known episode as the document gives it, written only when something changed: a refresh
+    /// of a feed reads all its items, and an UPDATE that changes a row copies its pages to the
+    /// statement journal its triggers call for.
     private static let updateEpisodeSQL = """
-        UPDATE episodes SET (\(metadataColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
-            in_feed = 1, sort_date = coalesce(?5, sort_date), feed_id = ?
-        WHERE id = ?
+        UPDATE episodes SET (\(metadataColumns)) = (\(metadataValues)),
+            in_feed = 1, sort_date = coalesce(?5, sort_date), feed_id = ?17
+        WHERE id = ?18 AND (\(metadataColumns), in_feed, sort_date, feed_id)
+            IS NOT (\(metadataValues), 1, coalesce(?5, sort_date), ?17)
         """
+
+    /// The parameters `values(of:)` binds, numbered, in the order of `metadataColumns`.
+    private static let metadataValues = (1...16).map { "?\($0)" }.joined(separator: ", ")
 
     private static let insertEpisodeSQL = """
         INSERT INTO episodes (id, \(metadataColumns), uuid, feed_id, protection, created_at, sort_date, is_new, state)
