@@ -20,7 +20,8 @@ public final class Library {
         self.directory = directory
         self.database = try Database(path: directory + "/podcli.db")
         try Migrator().migrate(database)
-        try buildDeferredIndexes()
+        // Best effort: without them queries are right, only slower, and the next opening tries again.
+        try? buildDeferredIndexes()
         sweepTrash()
     }
 
