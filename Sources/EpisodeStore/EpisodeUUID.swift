@@ -8,9 +8,6 @@ import FoundationEssentials
 /// Stored as their 16 bytes (schema 7; 36 as text, in the row and again in the index), shown and
 /// used as directory names in their canonical text form.
 enum EpisodeUUID {
-    /// A new UUID, in text form.
-    static func make(at date: Date = Date()) -> String { text(of: makeBytes(at: date)) }
-
     /// A new UUID, as stored.
     static func makeBytes(at date: Date = Date()) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()

@@ -3,7 +3,7 @@ extension Library {
     ///
     /// `list`'s date index orders the whole library, so each new feed's episodes land all over
     /// it: at a million episodes, a feed of 1,000 changed ~800 of its leaves, written out at every
-    /// feed's commit (6 GB of WAL for a cold import of 1,000 feeds, a fifth of its time). The
+    /// feed's commit (gigabytes of WAL for a cold import of 1,000 feeds, a fifth of its time). The
     /// index of audio URLs' ends (`fetch URL`'s) is ordered by file names, as scattered. Built
     /// once at the end, each takes a second at a million and comes out packed (a quarter of the
     /// URL index was free space).

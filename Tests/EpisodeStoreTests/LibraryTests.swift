@@ -189,8 +189,8 @@ import Testing
 
 @Suite struct EpisodeUUIDTests {
     @Test func isAVersion7UUIDThatSortsByTime() {
-        let earlier = EpisodeUUID.make(at: Date(timeIntervalSince1970: 1_700_000_000))
-        let later = EpisodeUUID.make(at: Date(timeIntervalSince1970: 1_700_000_000.002))
+        let earlier = EpisodeUUID.text(of: EpisodeUUID.makeBytes(at: Date(timeIntervalSince1970: 1_700_000_000)))
+        let later = EpisodeUUID.text(of: EpisodeUUID.makeBytes(at: Date(timeIntervalSince1970: 1_700_000_000.002)))
         #expect(UUID(uuidString: earlier) != nil)
         #expect(earlier.count == 36 && earlier == earlier.lowercased())
         #expect(Array(earlier)[14] == "7")
@@ -198,11 +198,11 @@ import Testing
         // 1_700_000_000_000 ms = 0x18bcfe56800
         #expect(earlier.hasPrefix("018bcfe5-6800-7"))
         #expect(earlier < later)
-        #expect(EpisodeUUID.make() != EpisodeUUID.make())
+        #expect(EpisodeUUID.makeBytes() != EpisodeUUID.makeBytes())
     }
 
     @Test func isStoredAsItsSixteenBytesAndReadBackAsItWas() throws {
-        let text = EpisodeUUID.make()
+        let text = EpisodeUUID.text(of: EpisodeUUID.makeBytes())
         let bytes = try #require(EpisodeUUID.bytes(of: text))
         #expect(bytes.count == 16)
         #expect(EpisodeUUID.text(of: bytes) == text)
