@@ -80,16 +80,10 @@ if ((${#missing[@]})); then
 fi
 [[ -z $ONLY || $ONLY = full || $ONLY = paced || $ONLY = seek ]] || die "ONLY must be full, paced or seek"
 
-# --- scratch dir, cleanup -------------------------------------------------------------------------
-if [[ -n ${PLAYBACK_WORK:-} ]]; then
-    WORK=$PLAYBACK_WORK
-    mkdir -p "$WORK"
-    OWN_WORK=0
-else
-    WORK=$(mktemp -d "${TMPDIR:-/tmp}/podcli-playback.XXXXXX")
-    OWN_WORK=1
-fi
-WORK=$(cd "$WORK" && pwd)
+# --- scratch dir (lib.sh), cleanup ----------------------------------------------------------------
+# shellcheck source=bench/lib.sh
+source "$BENCH_DIR/lib.sh"
+use_workdir "${PLAYBACK_WORK:-}" podcli-playback
 SERVER_PID= PULSE_PID= KEEPER_PID=
 cleanup() {
     for pid in $KEEPER_PID $SERVER_PID; do
@@ -100,17 +94,14 @@ cleanup() {
         kill "$PULSE_PID" 2>/dev/null || true
         wait "$PULSE_PID" 2>/dev/null || true
     fi
-    if ((OWN_WORK)); then rm -rf "$WORK"; fi
+    bench_cleanup
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 mkdir -p "$BENCH_DIR/out"
 REPORT=$BENCH_DIR/out/playback-$(date +%Y-%m-%d-%H%M%S).txt
 : >"$REPORT"
 MEASURE_WIDTH=22
-# shellcheck source=bench/lib.sh
-source "$BENCH_DIR/lib.sh"
 if [[ -z $MPG123_ONLY ]]; then build_podcli; fi
 
 # --- the audio (cached) ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Strings
 
 /// Episode UUIDs are version 7 (RFC 9562): a millisecond timestamp, then random bits. New ones sort
 /// after old ones, so inserting thousands of episodes appends to the `uuid` index instead of
@@ -34,7 +35,7 @@ enum EpisodeUUID {
     static func bytes(of text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count == 36, [8, 13, 18, 23].allSatisfy({ utf8[$0] == UInt8(ascii: "-") }) else { return nil }
-        let digits = utf8.filter { $0 != UInt8(ascii: "-") }.map(nibble)
+        let digits = utf8.filter { $0 != UInt8(ascii: "-") }.map(HexDigit.value)
         guard digits.count == 32, digits.allSatisfy({ $0 != nil }) else { return nil }
         return stride(from: 0, to: 32, by: 2).map { digits[$0]! << 4 | digits[$0 + 1]! }
     }
@@ -42,7 +43,7 @@ enum EpisodeUUID {
     /// The stored UUIDs that begin with the hexadecimal digits `prefix` (dashes ignored), as the
     /// bounds of a range of the `uuid` index; nil when `prefix` is not such digits.
     static func range(ofPrefix prefix: String) -> (lowest: SQLValue, highest: SQLValue)? {
-        let digits = prefix.utf8.filter { $0 != UInt8(ascii: "-") }.map(nibble)
+        let digits = prefix.utf8.filter { $0 != UInt8(ascii: "-") }.map(HexDigit.value)
         guard !digits.isEmpty, digits.count <= 32, digits.allSatisfy({ $0 != nil }) else { return nil }
         func bound(padding: UInt8) -> SQLValue {
             let all = digits.map { $0! } + Array(repeating: padding, count: 32 - digits.count)
@@ -53,14 +54,5 @@ enum EpisodeUUID {
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
-    }
-
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -56,10 +56,8 @@ public enum HTMLEntity: Sendable {
     }
 
     private static func digitValue(_ byte: UInt8, hex: Bool) -> UInt32? {
-        if byte &- UInt8(ascii: "0") < 10 { return UInt32(byte - UInt8(ascii: "0")) }
-        guard hex else { return nil }
-        let lower = byte | 0x20
-        return lower &- UInt8(ascii: "a") < 6 ? UInt32(lower - UInt8(ascii: "a") + 10) : nil
+        if hex { return HexDigit.value(byte).map(UInt32.init) }
+        return byte &- UInt8(ascii: "0") < 10 ? UInt32(byte - UInt8(ascii: "0")) : nil
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
