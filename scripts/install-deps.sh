@@ -35,6 +35,9 @@ packages=(
     # bench/scale.sh: nginx serves the generated feeds on loopback; the sqlite3 CLI and newsboat
     # are the peers podcli's listing, search and refresh are timed against
     nginx-light sqlite3 newsboat
+    # the killed-removal tests hold a syscall with strace's fault injection (delay_exit) and
+    # kill podcli inside the window (Tests/podcliTests/DataSafetyTests.swift)
+    strace
 )
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }

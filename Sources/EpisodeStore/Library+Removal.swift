@@ -33,15 +33,15 @@ extension Library {
     /// Runs `changeRows` and deletes the directories of `episodes`: all of it or none of it.
     ///
     /// Each directory is first renamed to a hidden trash name inside the transaction that changes
-    /// the rows. If the transaction fails, they are renamed back; if podcli dies after the commit,
-    /// the next `Library` open finishes deleting them. When one of the episodes is being played,
-    /// nothing is changed.
+    /// the rows. If the transaction fails, they are renamed back; if podcli dies before or after
+    /// the commit, the next `Library` open puts back or deletes them, as the rows say
+    /// (`sweepTrash`). When one of the episodes is being played, nothing is changed.
     /// - Throws: `StoreError.busy` when a player holds one of them.
     func deleteDirectories(of episodes: [Episode], changeRows: () throws(StoreError) -> Void) throws(StoreError) {
         // Every claim first, so a busy episode stops the removal before anything changes.
         var holds: [PlaybackHold] = []
         for episode in episodes {
-            guard let hold = PlaybackHold.exclusive(episode, in: self) else {
+            guard let hold = PlaybackHold.exclusive(episode.uuid, in: self) else {
                 throw .busy("#\(episode.id) \(episode.title) is being played")
             }
             holds.append(hold)
@@ -64,6 +64,39 @@ extension Library {
         }
         for (_, trash) in moves { try FileSystem.removeTree(trash) }
     }
+
+    /// Finishes the removals a killed podcli left in the trash, as the database says they ended:
+    /// a directory whose episode is still recorded with its files (the removal never committed)
+    /// goes back in place, any other is deleted. A removal still running holds its episode's
+    /// claim, and is left to finish.
+    func sweepTrash() {
+        for name in FileSystem.entries(episodesDirectory) where name.hasPrefix(Library.trashPrefix) {
+            let uuid = String(name.dropFirst(Library.trashPrefix.count))
+            guard let hold = PlaybackHold.exclusive(uuid, in: self) else { continue }
+            defer { hold.release(deletingLockFile: true) }
+            let trash = episodesDirectory + "/" + name
+            let home = episodesDirectory + "/" + uuid
+            // On a database that cannot be read, keeping the files is the safe guess.
+            let uncommitted = (try? stillRecorded(uuid: uuid)) ?? true
+            if uncommitted {
+                if !FileSystem.exists(home) { try? FileSystem.rename(trash, to: home) }
+            } else {
+                try? FileSystem.removeTree(trash)
+            }
+        }
+    }
+
+    /// Whether the episode `uuid` is recorded as having files: its row is there, and either it has
+    /// files or it was never marked removed (a partial download it had is kept too).
+    private func stillRecorded(uuid: String) throws(StoreError) -> Bool {
+        guard let bytes = EpisodeUUID.bytes(of: uuid) else { return false }
+        return try database.rows(
+            """
+            SELECT 1 FROM episodes
+            WHERE uuid = ? AND (removed_at IS NULL OR EXISTS (SELECT 1 FROM files WHERE episode_id = episodes.id))
+            """, [.blob(bytes)]
+        ).count == 1
+    }
 }
 
 /// A player's claim on the episode it plays, so `sync`'s retention and `podcli rm` leave its
@@ -83,18 +116,18 @@ public final class PlaybackHold {
     /// Claims `episode` for playing; nil when the claim cannot be made (it is only a courtesy to
     /// removers, never a reason not to play).
     public static func shared(_ episode: Episode, in library: Library) -> PlaybackHold? {
-        take(episode, in: library, operation: LOCK_SH | LOCK_NB)
+        take(episode.uuid, in: library, operation: LOCK_SH | LOCK_NB)
     }
 
-    /// Claims `episode` for removal; nil while a player holds it.
-    static func exclusive(_ episode: Episode, in library: Library) -> PlaybackHold? {
-        take(episode, in: library, operation: LOCK_EX | LOCK_NB)
+    /// Claims the episode `uuid` for removal; nil while a player or another remover holds it.
+    static func exclusive(_ uuid: String, in library: Library) -> PlaybackHold? {
+        take(uuid, in: library, operation: LOCK_EX | LOCK_NB)
     }
 
-    private static func take(_ episode: Episode, in library: Library, operation: Int32) -> PlaybackHold? {
+    private static func take(_ uuid: String, in library: Library, operation: Int32) -> PlaybackHold? {
         let directory = library.directory + "/playing"
         try? FileSystem.makeDirectory(directory, mode: 0o700)
-        let path = directory + "/" + episode.uuid
+        let path = directory + "/" + uuid
         let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             // No claim can be made here (a read-only data directory): nothing can be playing it either.

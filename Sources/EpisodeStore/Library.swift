@@ -45,12 +45,6 @@ public final class Library {
 
     }
 
-    /// Finishes removals that were committed but interrupted before their files were deleted.
-    private func sweepTrash() {
-        for name in FileSystem.entries(episodesDirectory) where name.hasPrefix(Library.trashPrefix) {
-            try? FileSystem.removeTree(episodesDirectory + "/" + name)
-        }
-    }
 
     /// Runs `body` in one IMMEDIATE transaction, keeping `StoreError` as the error type.
     func transaction(_ body: () throws(StoreError) -> Void) throws(StoreError) {

@@ -138,13 +138,43 @@ import Testing
         }
     }
 
+    /// An episode recorded with its file, and the trash name its directory takes in a removal.
+    private func recordedEpisode(in library: Library) throws -> (Episode, EpisodeFile, trash: String) {
+        let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)
+        let (size, digest) = try writePartial("abc", named: "e.mp3.part", for: episode, in: library)
+        let file = try library.recordDownload(
+            of: episode, partialName: "e.mp3.part", finalName: "e.mp3", size: size, sha256: digest, contentType: nil)
+        return (episode, file, library.episodesDirectory + "/" + Library.trashPrefix + episode.uuid)
+    }
+
     @Test func aRemovalInterruptedAfterCommitIsFinishedOnNextOpen() throws {
-        let data = directory.path + "/data"
-        let trash = data + "/episodes/" + Library.trashPrefix + "0000"
+        let library = try makeLibrary()
+        let (removed, _, removedTrash) = try recordedEpisode(in: library)
+        let (deleted, _, deletedTrash) = try recordedEpisode(in: library)
+        let unknownTrash = library.episodesDirectory + "/" + Library.trashPrefix + "0000"
+        // What a podcli killed between the commit and the deletion leaves: rows changed, trash kept.
+        try FileManager.default.moveItem(atPath: library.directory(of: removed), toPath: removedTrash)
+        try library.removeFiles(of: removed)
+        try FileManager.default.moveItem(atPath: library.directory(of: deleted), toPath: deletedTrash)
+        try library.remove(deleted)
+        try FileManager.default.createDirectory(atPath: unknownTrash, withIntermediateDirectories: true)
         _ = try makeLibrary()
-        try FileManager.default.createDirectory(atPath: trash, withIntermediateDirectories: true)
-        _ = try makeLibrary()
+        for trash in [removedTrash, deletedTrash, unknownTrash] {
+            #expect(!FileManager.default.fileExists(atPath: trash), "\(trash)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: library.directory(of: removed)))
+    }
+
+    @Test func aRemovalInterruptedBeforeCommitPutsTheFilesBackOnNextOpen() throws {
+        let library = try makeLibrary()
+        let (episode, file, trash) = try recordedEpisode(in: library)
+        // What a podcli killed between the rename and the commit leaves: the rows as they were.
+        try FileManager.default.moveItem(atPath: library.directory(of: episode), toPath: trash)
+        let reopened = try makeLibrary()
         #expect(!FileManager.default.fileExists(atPath: trash))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: reopened.path(of: file))) == Data("abc".utf8))
+        #expect(try reopened.files(of: episode) == [file])
+        #expect(reopened.check(file, of: episode).isEmpty)
     }
 
     @Test func checkReportsEachDriftAndRepairRestoresModes() throws {

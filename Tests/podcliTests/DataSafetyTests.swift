@@ -74,6 +74,60 @@ import Testing
         #expect(try Self.episodes(t).count == 1)
     }
 
+    // MARK: - Removals killed half-way
+
+    /// Runs `podcli arguments` under strace, which holds each `syscall` for 2 s once it is done,
+    /// and kills podcli (strace's child: killing strace would let it go on) as soon as `reached`
+    /// holds: somewhere in the middle of a removal.
+    static func kill(
+        _ t: CLITestCase, _ arguments: [String], holding syscall: String, once reached: () -> Bool
+    ) throws {
+        let strace = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/strace"),
+            arguments: [
+                "-f", "-o", "/dev/null", "-e", "trace=\(syscall)", "-e", "inject=\(syscall):delay_exit=2000000",
+                t.podcli.executableURL.path, "--home", t.home.path,
+            ] + arguments,
+            environment: t.podcli.childEnvironment())
+        let killed = waitUntil(timeout: 30, reached)
+        let children = "/proc/\(strace.pid)/task/\(strace.pid)/children"
+        for pid in ((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").split(separator: " ") {
+            if let pid = Int32(pid) { Glibc.kill(pid, SIGKILL) }
+        }
+        let traced = try strace.waitUntilExit()
+        guard killed else { throw TestSupportError("podcli \(arguments) never got there: \(traced)") }
+    }
+
+    @Test(.requires(TestEnvironment.has("/usr/bin/strace"), "needs strace to hold a removal half-way"))
+    func aRemovalKilledBeforeItsCommitLosesNoFileAndOneKilledAfterIsFinished() throws {
+        let t = try CLITestCase()
+        let (url, data) = try t.source("ep.mp3")
+        let fetch = try t.run(["fetch", url, "--json"])
+        #expect(fetch.status == 0, "\(fetch)")
+        let path = try #require(
+            (try JSONSerialization.jsonObject(with: fetch.stdoutData) as! [String: Any])["path"] as? String)
+        let episodes = t.home.path + "/episodes"
+        let trash = episodes + "/.removed-" + URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+
+        // Killed between the rename into the trash and the commit.
+        try Self.kill(t, ["rm", "1"], holding: "rename") { FileManager.default.fileExists(atPath: trash) }
+        // The next podcli puts the directory back: the episode is recorded, and its file is there.
+        let kept = try Self.episodes(t)
+        #expect(kept.map { $0["state"] as? String } == ["downloaded"], "\(kept)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == data)
+        let verify = try t.run(["verify"])
+        #expect(verify.status == 0, "\(verify)")
+
+        // Killed after the commit, deleting the trash: the next podcli finishes the removal.
+        try Self.kill(t, ["rm", "1"], holding: "unlink") {
+            FileManager.default.fileExists(atPath: trash)
+                && !FileManager.default.fileExists(atPath: trash + "/" + URL(fileURLWithPath: path).lastPathComponent)
+        }
+        #expect(FileManager.default.fileExists(atPath: trash))
+        #expect(try Self.episodes(t).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: episodes).isEmpty)
+    }
+
     // MARK: - Two at once
 
     @Test func twoFetchesOfOneURLAtOnceMakeOneEpisodeAndOneDownload() throws {
