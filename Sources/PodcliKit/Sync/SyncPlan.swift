@@ -8,7 +8,8 @@ import EpisodeStore
 ///    replacement, so they go first and free their space for the downloads.
 /// 2. `downloads`, newest first across all feeds: what `download` asks for among each feed's
 ///    newest `keep` (downloaded or wanted), without what is too old or too large, while the disk
-///    budget allows. Downloads cut short are always finished.
+///    budget allows. Downloads cut short are finished, unless they are past `keep` (then their
+///    partial files are deleted in step 1, as step 3 would delete the finished files).
 /// 3. `surplus(of:policy:)`, worked out again once the downloads are recorded: a feed's downloads
 ///    past its newest `keep`. `keep N` means N downloaded: a download that failed never costs an
 ///    older episode its file.
@@ -86,8 +87,11 @@ public struct SyncPlan: Equatable, Sendable {
             for episode in keepers.dropFirst(newest.count) {
                 if episode.isDownloaded {
                     if !episode.isQueued { replaced += episode.fileSize ?? 0 }
+                } else if episode.state == .downloading && (episode.isQueued || episode.isKept) {
+                    wanted.append(episode)  // a download cut short that step 3 would not delete is finished
                 } else if episode.state == .downloading {
-                    wanted.append(episode)  // a download cut short is finished even when policy would not start it now
+                    // Finished, step 3 would delete it in this same run: its partial file goes now.
+                    deletions.append(Deletion(id: episode.id, bytes: 0, reason: Self.pastKeep(rules)))
                 } else {
                     skipped.append(Skip(id: episode.id, reason: Self.pastKeep(rules)))
                 }

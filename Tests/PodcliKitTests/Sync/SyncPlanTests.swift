@@ -57,6 +57,17 @@ import Testing
         #expect(Set(plan.downloads.map(\.id)) == [1, 2])
     }
 
+    @Test func aDownloadCutShortPastKeepIsDeletedUnlessQueuedOrKept() {
+        let plan = Self.plan(
+            [
+                Self.episode(1, age: 1, state: .downloading), Self.episode(2, age: 2, state: .downloading),
+                Self.episode(3, age: 3, state: .downloading, queued: true),
+                Self.episode(4, age: 4, state: .downloading, kept: true),
+            ], policy: EpisodePolicy(keep: 1))
+        #expect(plan.downloads.map(\.id) == [1, 3, 4])
+        #expect(plan.deletions == [SyncPlan.Deletion(id: 2, bytes: 0, reason: "older than the newest 1 (keep)")])
+    }
+
     @Test func keepDownloadsTheNewestAndSkipsOlderNewOnesButDeletesNothingBeforehand() {
         let episodes = [
             Self.episode(1, age: 1, new: true), Self.episode(2, age: 2, file: 10),

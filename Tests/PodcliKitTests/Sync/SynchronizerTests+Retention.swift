@@ -35,6 +35,38 @@ extension SynchronizerTests {
         #expect(try s.t.downloaded() == ["alpha 5", "alpha 4"])
     }
 
+    /// Killed syncs leave partial files of more episodes than `keep` wants: a run finishes only
+    /// those it keeps (and a queued one) and deletes the other partials, never downloading a file
+    /// to delete it.
+    @Test func partialDownloadsPastKeepAreDeletedNotFinished() throws {
+        let s = try SyncShelf()
+        try s.subscribe(try s.serve("alpha", episodes: 1...6))
+        for n in 1...6 {
+            let episode = try s.t.episode("alpha \(n)")
+            let name = "alpha-ep\(n).mp3"
+            let whole = try Data(contentsOf: s.t.served.appendingPathComponent(name))
+            let directory = try s.library.prepareDirectory(for: episode)
+            try whole.prefix(10_000).write(to: URL(fileURLWithPath: directory + "/" + name + ".part"))
+            try s.library.setState(.downloading, of: episode)
+        }
+        _ = try s.library.enqueue([s.t.episode("alpha 2")])
+
+        let sync = try s.sync("download = all\nkeep = 2\n")
+        #expect(sync.report.failures.isEmpty)
+        #expect(Set(sync.report.downloaded.map(\.title)) == ["alpha 6", "alpha 5", "alpha 2"])
+        #expect(try s.t.downloaded() == ["alpha 6", "alpha 5", "alpha 2"])
+        for n in [1, 3, 4] {
+            #expect(try s.downloads("alpha", n).isEmpty, "alpha \(n) was downloaded")
+            #expect(try s.t.episode("alpha \(n)").removedAt != nil)
+            #expect(
+                sync.told.results.contains("Deleted #\(try s.id("alpha \(n)")) alpha \(n): older than the newest 2 (keep)"))
+        }
+        #expect(sync.report.deleted == 3)
+        #expect(try s.t.partialFiles().isEmpty)
+        // Nothing is left to do: the deleted ones are not downloaded again.
+        #expect(try s.sync("download = all\nkeep = 2\n").report.downloaded.isEmpty)
+    }
+
     @Test func keepNeverDeletesADownloadBeforeItsReplacementIsRecorded() throws {
         let s = try SyncShelf()
         try s.subscribe(try s.serve("alpha", episodes: 1...1))
