@@ -154,6 +154,30 @@ import Testing
 
     // MARK: - Failures
 
+    /// `unsubscribe` from another shell while `sync` or `refresh` reads the feed (its server sends
+    /// the body slowly): the feed is gone, and nothing failed.
+    @Test func aFeedUnsubscribedWhileSyncOrRefreshReadsItIsNoFailure() throws {
+        for command in ["sync", "refresh"] {
+            let w = try FeedCommandTests.World()
+            let url = try w.serve("slow.xml", FeedCommandTests.rss(title: "Slow", items: [w.item(1)]))
+            #expect(try w.t.run(["fetch", url + "?slow=4000"]).status == 0)
+            // 12 KB at 4 KB/s: the refresh takes three seconds.
+            var item = w.item(2)
+            item.description = String(repeating: "words ", count: 2_000)
+            try w.serve("slow.xml", FeedCommandTests.rss(title: "Slow", items: [item, w.item(1)]))
+
+            let running = try w.t.podcli.start(["--home", w.t.home.path, command])
+            let fetching = try waitUntil(timeout: 20) { try w.requests("slow.xml").filter { $0.method == "GET" }.count == 2 }
+            #expect(fetching, "\(command) never asked for the feed")
+            let unsubscribe = try w.t.run(["unsubscribe", "1"])
+            #expect(unsubscribe.status == 0, "\(unsubscribe)")
+            let result = try running.waitUntilExit()
+            #expect(result.status == 0, "\(command): \(result)")
+            #expect(result.stderr.isEmpty, "\(command): \(result)")
+            #expect(try w.feeds().isEmpty)
+        }
+    }
+
     @Test func aFailingFeedOrDownloadNeverStopsTheOthersAndIsRecorded() throws {
         let s = Shelf()
         let alpha = try s.serve("alpha", episodes: 1...1)

@@ -1,11 +1,11 @@
 import EpisodeStore
 
 extension FeedUpdater.Outcome: CustomStringConvertible {
-    /// The feed subscribed to, refreshed or found unchanged; nil for audio.
+    /// The feed subscribed to, refreshed or found unchanged; nil for audio or a feed gone.
     public var feed: Feed? {
         switch self {
         case .subscribed(let feed, _), .refreshed(let feed, _), .unchanged(let feed): feed
-        case .audio: nil
+        case .unsubscribed, .audio: nil
         }
     }
 
@@ -21,6 +21,8 @@ extension FeedUpdater.Outcome: CustomStringConvertible {
             return "Refreshed #\(feed.id) \(feed.title): " + changes.joined(separator: ", ")
         case .unchanged(let feed):
             return "#\(feed.id) \(feed.title) is unchanged"
+        case .unsubscribed(let feed):
+            return "#\(feed.id) \(feed.title) was unsubscribed meanwhile"
         case .audio:
             return "audio, not a feed"
         }

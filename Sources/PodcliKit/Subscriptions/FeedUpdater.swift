@@ -26,6 +26,8 @@ public struct FeedUpdater {
         case subscribed(Feed, MergeSummary)
         case refreshed(Feed, MergeSummary)
         case unchanged(Feed)
+        /// Another podcli unsubscribed from the feed while it was being refreshed: nothing failed.
+        case unsubscribed(Feed)
         /// The URL serves audio, not a feed.
         case audio
     }
@@ -82,7 +84,7 @@ public struct FeedUpdater {
     }
 
     /// Fetches a subscribed feed with its validators and records what changed. A failure is
-    /// recorded on the feed (shown by `podcli feeds`) and rethrown.
+    /// recorded on the feed (shown by `podcli feeds`) and rethrown, unless the feed is gone.
     public func refresh(_ feed: Feed) throws -> Outcome {
         try refresh(feed) { try Self.fetch(Self.refreshRequest(for: feed), with: fetcher) }
     }
@@ -101,10 +103,10 @@ public struct FeedUpdater {
             case .document(let document, let episodes, let info):
                 return try record(document, episodes, info: info, for: feed)
             }
-        } catch let error as StoreError {
-            throw error
         } catch {
-            try? library.record(.failed("\(error)"), for: feed)
+            // Whatever went wrong, a feed unsubscribed meanwhile is no failure of its own.
+            if case .some(.none) = try? library.feed(id: feed.id) { return .unsubscribed(feed) }
+            if !(error is StoreError) { try? library.record(.failed("\(error)"), for: feed) }
             throw error
         }
     }

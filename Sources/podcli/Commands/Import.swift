@@ -52,7 +52,11 @@ enum Import: Command {
         init(output: Output) { self.output = output }
 
         func recorded(_ url: String, _ outcome: FeedUpdater.Outcome) {
-            if case .subscribed = outcome { subscribed += 1 } else { refreshed += 1 }
+            switch outcome {
+            case .subscribed: subscribed += 1
+            case .unsubscribed: break  // by another podcli meanwhile
+            case .refreshed, .unchanged, .audio: refreshed += 1
+            }
         }
 
         func failed(_ url: String, _ error: any Error) {
