@@ -18,9 +18,10 @@ public final class Database {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
-            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let error = connection.map { Self.error($0, code, "opening \(path)") }
+                ?? .sqlite(code: code, message: "out of memory", operation: "opening \(path)")
             sqlite3_close(connection)
-            throw StoreError.sqlite(code: code, message: message, operation: "opening \(path)")
+            throw error
         }
         self.handle = connection
         self.path = path
@@ -98,12 +99,9 @@ public final class Database {
 
     /// Runs one or more statements that take no parameters and return no rows.
     public func execute(_ sql: String) throws(StoreError) {
-        var message: UnsafeMutablePointer<CChar>?
-        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
-            sqlite3_free(message)
-            throw StoreError.sqlite(code: code, message: text, operation: "running `\(sql)`")
+            throw Self.error(handle, code, "running `\(sql)`")
         }
     }
 
@@ -194,8 +192,19 @@ public final class Database {
         return statement
     }
 
+    /// The error for SQLite's `code` on `connection`. A full disk is said in a user's words,
+    /// naming the library's directory: SQLITE_FULL, or an I/O error whose errno is ENOSPC or
+    /// EDQUOT (extending the `-shm` file fails as SQLITE_IOERR_SHMSIZE, 4874).
     static func error(_ connection: OpaquePointer, _ code: Int32, _ operation: String) -> StoreError {
-        .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection)), operation: operation)
+        let systemError = sqlite3_system_errno(connection)
+        if code & 0xFF == SQLITE_FULL
+            || (code & 0xFF == SQLITE_IOERR && (systemError == ENOSPC || systemError == EDQUOT))
+        {
+            let file = sqlite3_db_filename(connection, "main").map { String(cString: $0) } ?? ""
+            let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            return .noSpace(directory: directory.isEmpty ? "." : directory.joined(separator: "/"))
+        }
+        return .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection)), operation: operation)
     }
 }
 

@@ -6,6 +6,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case newerSchema(path: String, found: Int, supported: Int)
     /// A migration failed and was rolled back; the database stays at the previous version.
     case migrationFailed(name: String, message: String)
+    /// The disk holding the library (`directory`) is full, or a quota is reached: SQLite could
+    /// not write the database.
+    case noSpace(directory: String)
     /// A file operation in the data directory failed.
     case io(path: String, operation: String, errno: Int32)
     /// No episode matches what the user typed.
@@ -28,6 +31,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "\(supported)): upgrade podcli, or use another --home"
         case .migrationFailed(let name, let message):
             return "could not upgrade the database with \(name): \(message); nothing was changed"
+        case .noSpace(let directory):
+            return "no space left on the disk holding \(directory): free some space, then try again"
         case .io(let path, let operation, let errno):
             return "could not \(operation) \(path): \(String(cString: strerror(errno)))"
         case .episodeNotFound(let reference):
@@ -48,11 +53,11 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
 extension StoreError {
     /// True when the disk is full (or a quota or file-size limit is reached), not the record at
-    /// fault: SQLite's SQLITE_FULL (13, in the low byte of an extended code), or a file operation
-    /// failing with ENOSPC, EDQUOT or EFBIG.
+    /// fault: SQLite could not write (`noSpace`), or a file operation failed with ENOSPC, EDQUOT
+    /// or EFBIG.
     public var isOutOfSpace: Bool {
         switch self {
-        case .sqlite(let code, _, _): return code & 0xFF == 13
+        case .noSpace: return true
         case .io(_, _, let code): return code == ENOSPC || code == EDQUOT || code == EFBIG
         default: return false
         }

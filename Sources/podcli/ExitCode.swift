@@ -41,7 +41,7 @@ enum ExitCode: Int32, CaseIterable {
             switch error {
             case .episodeNotFound, .ambiguousEpisode, .feedNotFound, .ambiguousFeed: self = .notFound
             case .busy: self = .busy
-            case .sqlite, .newerSchema, .migrationFailed, .io: self = .storage
+            case .sqlite, .noSpace, .newerSchema, .migrationFailed, .io: self = .storage
             }
         case let error as FeedError:
             switch error {

@@ -128,6 +128,34 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: episodes).isEmpty)
     }
 
+    // MARK: - A full disk
+
+    @Test(.requires(SmallDisk.isAvailable, "needs root to mount a tmpfs"))
+    func aFullDiskUnderTheLibraryIsSaidInAUsersWords() throws {
+        let t = try CLITestCase()
+        let library = t.home.path + "/library"
+        let disk = try SmallDisk(at: library, kibibytes: 1024)
+        #expect(try t.podcli.run(["--home", library, "feeds"]).status == 0)
+        let items = (1...400).map { n in
+            FeedCommandTests.Item(
+                title: "Episode \(n) " + String(repeating: "x", count: 200), guid: "g\(n)",
+                published: FeedCommandTests.Item.day(n), url: "https://media.example.com/ep\(n).mp3")
+        }
+        let (feed, _) = try t.source("feed.xml", data: Data(FeedCommandTests.rss(title: "Big", items: items).utf8))
+        // No room for SQLite's shared-memory file (an I/O error, 4874), then room for it but not
+        // for the subscription's rows (SQLITE_FULL, 13): the same line, exit 74.
+        for left in [0, 100_000] {
+            try disk.fill(leaving: left)
+            let full = try t.podcli.run(["--home", library, "fetch", feed])
+            #expect(full.status == 74, "\(left) bytes free: \(full)")
+            #expect(
+                full.stderr == "podcli: no space left on the disk holding \(library): free some space, then try again\n",
+                "\(left) bytes free: \(full)")
+            disk.empty()
+        }
+        #expect(try t.podcli.run(["--home", library, "fetch", feed]).status == 0)
+    }
+
     // MARK: - Two at once
 
     @Test func twoFetchesOfOneURLAtOnceMakeOneEpisodeAndOneDownload() throws {

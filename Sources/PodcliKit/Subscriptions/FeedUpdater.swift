@@ -146,7 +146,7 @@ extension StoreError {
     /// A failure of the library itself, not of one feed: going on would fail the same way.
     public var isLibraryFailure: Bool {
         switch self {
-        case .sqlite, .io, .newerSchema, .migrationFailed, .busy: return true
+        case .sqlite, .noSpace, .io, .newerSchema, .migrationFailed, .busy: return true
         case .episodeNotFound, .ambiguousEpisode, .feedNotFound, .ambiguousFeed: return false
         }
     }
