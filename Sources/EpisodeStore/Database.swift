@@ -18,7 +18,8 @@ public final class Database {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
-            let error = connection.map { Self.error($0, code, "opening \(path)") }
+            let error =
+                connection.map { Self.error($0, code, "opening \(path)") }
                 ?? .sqlite(code: code, message: "out of memory", operation: "opening \(path)")
             sqlite3_close(connection)
             throw error

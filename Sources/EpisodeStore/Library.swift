@@ -45,7 +45,6 @@ public final class Library {
 
     }
 
-
     /// Runs `body` in one IMMEDIATE transaction, keeping `StoreError` as the error type.
     func transaction(_ body: () throws(StoreError) -> Void) throws(StoreError) {
         do {

@@ -167,7 +167,9 @@ import Testing
             try w.serve("slow.xml", FeedCommandTests.rss(title: "Slow", items: [item, w.item(1)]))
 
             let running = try w.t.podcli.start(["--home", w.t.home.path, command])
-            let fetching = try waitUntil(timeout: 20) { try w.requests("slow.xml").filter { $0.method == "GET" }.count == 2 }
+            let fetching = try waitUntil(timeout: 20) {
+                try w.requests("slow.xml").filter { $0.method == "GET" }.count == 2
+            }
             #expect(fetching, "\(command) never asked for the feed")
             let unsubscribe = try w.t.run(["unsubscribe", "1"])
             #expect(unsubscribe.status == 0, "\(unsubscribe)")
