@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "Downloads", dependencies: ["AudioFormats", "CCurl", "CSystem", "Digest", "Strings", "Threads"]),
         .target(name: "Feeds", dependencies: ["CXML", "CXMLShim", "Strings"]),
         .target(name: "Playback", dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA", "Threads"]),
-        .target(name: "Terminal", dependencies: ["CSystem"]),
+        .target(name: "Terminal", dependencies: ["CSystem", "Strings"]),
         .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA", "Threads"]),
         .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS", "Threads"]),
         .target(name: "DesktopNotifications", dependencies: ["CNotify"]),

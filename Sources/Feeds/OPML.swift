@@ -1,3 +1,5 @@
+import Strings
+
 /// One subscription in an OPML file.
 public struct OPMLOutline: Sendable, Equatable {
     public var url: String
@@ -38,19 +40,24 @@ public enum OPML {
         return lines.joined(separator: "\n")
     }
 
-    /// Text made safe for an XML attribute or element.
+    /// Text made safe for an XML attribute or element. Control characters (`PrintableText`) are
+    /// written as character references, so the document has none as itself; the C0 controls
+    /// XML 1.0 cannot carry at all (all but tab, LF and CR) become spaces.
     static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&apos;"
-            case "\n": result += "&#10;"
-            default: result.append(character)
+            case "\t", "\n", "\r": result += "&#\(scalar.value);"
+            case _ where scalar.value < 0x20: result += " "
+            case _ where PrintableText.isControl(scalar):
+                result += "&#x\(String(scalar.value, radix: 16, uppercase: true));"
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result

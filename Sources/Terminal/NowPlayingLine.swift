@@ -1,3 +1,5 @@
+import Strings
+
 /// Draws the player's status as one terminal line, in the spirit of a phone's lock screen:
 ///
 ///     ▶ Podcast — Title  12:34 / 45:00 [=====>----] vol 80%
@@ -130,9 +132,10 @@ public enum NowPlayingLine {
         room -= extra
     }
 
-    /// The text with every control character (newlines, tabs, ESC) turned into a space, so nothing
-    /// in a feed's title can move the cursor or change colours.
+    /// The text with every control character (newlines, tabs, ESC, C1, bidirectional overrides)
+    /// turned into a space, so nothing in a feed's title can move the cursor or change colours:
+    /// podcli's one rule for printed text (`PrintableText`).
     private static func printable(_ text: String) -> String {
-        String(text.map { $0.unicodeScalars.first?.properties.generalCategory == .control ? " " : $0 })
+        PrintableText.line(text)
     }
 }

@@ -1,10 +1,15 @@
 import PodcliKit
+import Strings
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Where a command's words go: results to stdout, diagnostics and progress to stderr.
+///
+/// Every line passes `PrintableText` on its way out (no control characters, no passwords in
+/// URLs), whatever a feed put in the titles and URLs it carries; documents (JSON, OPML) escape
+/// theirs instead. Only the raw `stdout`/`stderr` writes, of lines podcli draws itself, do not.
 struct Output {
     /// `--quiet`: nothing but errors.
     let quiet: Bool
@@ -17,26 +22,39 @@ struct Output {
     /// Nothing but errors, and no progress: for work done on a thread of its own.
     static let silent = Output(quiet: true, stderrIsTerminal: false)
 
-    /// A result line on stdout (kept under --quiet only when `always`, e.g. for --json); false
-    /// when stdout has closed.
+    /// A result line on stdout (kept under --quiet only when `always`); false when stdout has
+    /// closed.
     @discardableResult
     func print(_ text: String, always: Bool = false) -> Bool {
         guard always || !quiet else { return true }
-        return Self.write(text + "\n", to: STDOUT_FILENO, exitOnClosedStdout: exitsWhenStdoutCloses)
+        return Self.write(PrintableText.line(text) + "\n", to: STDOUT_FILENO, exitOnClosedStdout: exitsWhenStdoutCloses)
+    }
+
+    /// A JSON document on stdout, kept under --quiet; false when stdout has closed.
+    @discardableResult
+    func json(_ document: String) -> Bool {
+        Self.write(PrintableText.json(document) + "\n", to: STDOUT_FILENO, exitOnClosedStdout: exitsWhenStdoutCloses)
+    }
+
+    /// A document of lines (OPML) on stdout, kept under --quiet, passwords hidden unless told.
+    func document(_ text: String, hidingPasswords: Bool = true) {
+        let text = PrintableText.lines(text, hidingPasswords: hidingPasswords)
+        Self.write(text + "\n", to: STDOUT_FILENO, exitOnClosedStdout: exitsWhenStdoutCloses)
     }
 
     /// A note on stderr (hidden by --quiet).
     func note(_ text: String) {
         guard !quiet else { return }
-        Self.write(text + "\n", to: STDERR_FILENO)
+        Self.write(PrintableText.line(text) + "\n", to: STDERR_FILENO)
     }
 
     /// An error line on stderr, never hidden.
     func error(_ text: String) {
-        Self.write("podcli: " + text + "\n", to: STDERR_FILENO)
+        Self.write("podcli: " + PrintableText.line(text) + "\n", to: STDERR_FILENO)
     }
 
-    /// Raw text on stdout, for the now-playing line; false when stdout has closed.
+    /// Raw text on stdout, for the now-playing line (`NowPlayingLine` blanks its controls) and
+    /// `StdoutBuffer`; false when stdout has closed.
     @discardableResult
     func stdout(_ text: String) -> Bool {
         Self.write(text, to: STDOUT_FILENO, exitOnClosedStdout: exitsWhenStdoutCloses)

@@ -1,4 +1,5 @@
 import PodcliKit
+import Strings
 
 /// Result lines gathered into writes of about 64 KiB: a listing of a million lines is some two
 /// thousand writes, not a million. What was gathered is written when the buffer fills, when
@@ -16,11 +17,17 @@ struct StdoutBuffer {
         self.always = always
     }
 
+    /// A result line, made printable as `Output.print` makes it.
     mutating func print(_ line: String) {
-        write(line + "\n")
+        write(PrintableText.line(line) + "\n")
     }
 
-    mutating func write(_ part: String) {
+    /// A part of a JSON document, escaped as `Output.json` escapes it.
+    mutating func json(_ part: String) {
+        write(PrintableText.json(part))
+    }
+
+    private mutating func write(_ part: String) {
         guard always || !output.quiet else { return }
         text += part
         if text.utf8.count >= Self.capacity { flush() }

@@ -33,6 +33,7 @@ Faults (query parameters on content URLs, combinable):
   disposition=N  add Content-Disposition: attachment; filename="N" (verbatim, UTF-8 bytes)
   gzip=1         send the whole body gzip-compressed when the client accepts gzip
   nocache=1      ignore If-None-Match and If-Modified-Since: always the whole body
+  basic=B        401 unless the request has "Authorization: Basic B" (B: base64 of a URL's user:password)
 Control:
   /__version/<path>?v=N   set the content version of <path> (e.g. /gen/1000.mp3); 204
   /__stats[?wait=S]       JSON {"requests": [...]} in arrival order (no /__ requests); waits up
@@ -395,6 +396,11 @@ class Handler(BaseHTTPRequestHandler):
                 _counters[key] = seen + 1
         faulted = seen < times
         head = self.command == "HEAD"
+
+        if "basic" in params:
+            if self.headers.get("Authorization") != "Basic " + params["basic"]:
+                self.simple(401, "credentials needed\n", headers=[("WWW-Authenticate", 'Basic realm="test"')])
+                return
 
         status = intparam("status")
         if status is not None and faulted:

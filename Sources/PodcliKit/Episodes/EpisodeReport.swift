@@ -148,7 +148,10 @@ public struct EpisodeReport: Encodable {
         }
         if let description {
             let text = PlainText.render(html: description, width: 78)
-            if !text.isEmpty { lines += ["", text] }
+            // A line each, as every other line: a line printed is one line (`Output`).
+            if !text.isEmpty {
+                lines += [""] + text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            }
         }
         return lines
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Strings
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,8 @@ public struct SyncLog {
 
     public init(directory: String) { path = directory + "/sync.log" }
 
-    /// Appends `lines`; a log that cannot be written never fails the sync.
+    /// Appends `lines`, each made printable (`PrintableText`: a feed's text cannot forge a line
+    /// or carry a password into the log); a log that cannot be written never fails the sync.
     public func append(_ lines: [String]) {
         let directory = String(path[..<path.lastIndex(of: "/")!])
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -23,7 +25,7 @@ public struct SyncLog {
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         // One write, so two runs' blocks never interleave.
-        var text = lines.map { $0 + "\n" }.joined()
+        var text = lines.map { PrintableText.line($0) + "\n" }.joined()
         _ = text.withUTF8 { Descriptor.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
     }
 }

@@ -81,7 +81,7 @@ enum ConfigList: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let config = try Configure.file(in: context).1
         if arguments[json] {
-            context.output.print(try EpisodeReport.json(ConfigReport(config)), always: true)
+            context.output.json(try EpisodeReport.json(ConfigReport(config)))
             return
         }
         for setting in Setting.allCases {

@@ -37,7 +37,7 @@ enum Status: Command {
             answer = try PlayerAnswer.ask(at: context.directories.get().controlSocket)
         } catch let error as ControlError {
             // A status bar reads stdout: it gets JSON, whatever happened; people get the line.
-            if arguments[json] { context.output.print(PlayerAbsence(error).json, always: true) }
+            if arguments[json] { context.output.json(PlayerAbsence(error).json) }
             throw error
         }
         let report: NowPlayingReport
@@ -45,7 +45,11 @@ enum Status: Command {
         switch answer {
         case .starting:
             let starting = PlayerAbsence(state: "starting", pid: nil, error: nil)
-            context.output.print(arguments[json] ? starting.json : "Starting.", always: true)
+            if arguments[json] {
+                context.output.json(starting.json)
+            } else {
+                context.output.print("Starting.", always: true)
+            }
             return
         case .unreadable(let reply):
             throw CommandFailure(description: reply, exitCode: .usage)
@@ -53,7 +57,7 @@ enum Status: Command {
             (report, line) = (playing, reply)
         }
         if arguments[json] {
-            context.output.print(line, always: true)
+            context.output.json(line)
             return
         }
         context.output.print(headline(report), always: true)

@@ -12,7 +12,7 @@ enum Feeds: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let summaries = try context.library().feeds()
         if arguments[json] {
-            context.output.print(try EpisodeReport.json(summaries.map(FeedReport.init)), always: true)
+            context.output.json(try EpisodeReport.json(summaries.map(FeedReport.init)))
             return
         }
         guard !summaries.isEmpty else {

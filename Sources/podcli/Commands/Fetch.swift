@@ -86,7 +86,7 @@ enum Fetch: Command {
     private static func report(_ episode: Episode, library: Library, arguments: ParsedArguments, output: Output) throws
     {
         guard arguments[json], let current = try library.episode(id: episode.id) else { return }
-        output.print(try EpisodeReport.json(EpisodeReport(current, in: library)), always: true)
+        output.json(try EpisodeReport.json(EpisodeReport(current, in: library)))
     }
 
     /// Reports a subscription or refresh, then downloads what `--download` asks for.
@@ -106,7 +106,7 @@ enum Fetch: Command {
             }
         }
         if arguments[json], let current = try library.summary(of: feed) {
-            output.print(try EpisodeReport.json(FeedReport(current)), always: true)
+            output.json(try EpisodeReport.json(FeedReport(current)))
         }
     }
 

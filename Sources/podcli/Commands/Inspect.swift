@@ -26,7 +26,7 @@ enum Inspect: Command {
             document = try FeedParser(baseURL: URL(fileURLWithPath: source).absoluteString).parse(contentsOf: source)
         }
         if arguments[json] {
-            context.output.print(try EpisodeReport.json(document), always: true)
+            context.output.json(try EpisodeReport.json(document))
             return
         }
         let output = context.output

@@ -47,15 +47,15 @@ enum List: Command {
         var shown = 0
         if arguments[json] {
             var out = StdoutBuffer(output: context.output, always: true)
-            out.write("[\n")
+            out.json("[\n")
             try library.forEachListing(filter, page: page) { listing in
                 // One document per episode, laid out as JSONEncoder lays out an array of them.
                 let object = (try? EpisodeReport.json(EpisodeLine(listing))) ?? "{}"
-                out.write((shown == 0 ? "" : ",\n") + "  " + object.replacing("\n", with: "\n  "))
+                out.json((shown == 0 ? "" : ",\n") + "  " + object.replacing("\n", with: "\n  "))
                 shown += 1
                 return true
             }
-            out.write("\n]\n")
+            out.json("\n]\n")
             out.flush()
         } else {
             var out = StdoutBuffer(output: context.output)

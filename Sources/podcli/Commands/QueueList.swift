@@ -11,7 +11,7 @@ enum QueueList: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let listings = try context.library().queueListing()
         if arguments[json] {
-            context.output.print(try EpisodeReport.json(listings.map(EpisodeLine.init)), always: true)
+            context.output.json(try EpisodeReport.json(listings.map(EpisodeLine.init)))
             return
         }
         guard !listings.isEmpty else {

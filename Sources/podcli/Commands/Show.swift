@@ -15,7 +15,7 @@ enum Show: Command {
         let library = try context.library()
         let report = try EpisodeReport(library.episode(matching: arguments[id]!), in: library)
         if arguments[json] {
-            context.output.print(try EpisodeReport.json(report), always: true)
+            context.output.json(try EpisodeReport.json(report))
         } else {
             for line in report.lines { context.output.print(line) }
         }

@@ -42,7 +42,7 @@ enum Verify: Command {
         }
         let unresolved = checks.filter { $0.outcome == .differs }.count
         if arguments[json] {
-            output.print(try EpisodeReport.json(checks), always: true)
+            output.json(try EpisodeReport.json(checks))
         } else {
             output.print(
                 "Verified \(Formatting.count(checks.count, "file")): "
