@@ -7,7 +7,7 @@ import PodcliKit
 /// from all its rows, so a listing that fits in the sample looks as it always did. Past the sample,
 /// rows are written as they come, with the columns a later row may need widened from what the
 /// library says (its largest episode number, its longest feed title, the longest state); a cell
-/// wider still pushes the rest of its line right and is never cut.
+/// wider still pushes the rest of its line right. No column is wider than `Table`'s limits.
 struct ListingTable {
     /// Whether to show a FEED column (not when listing one feed).
     let acrossFeeds: Bool

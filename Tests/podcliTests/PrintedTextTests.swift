@@ -4,8 +4,8 @@ import Testing
 
 /// What a hostile feed puts in its text against every place podcli prints or logs it: control
 /// characters and bidirectional overrides in titles, authors and enclosure URLs, a password in
-/// its URLs. The built podcli, real libcurl, the loopback fault server; the assertions are on
-/// the bytes of stdout, stderr, `sync.log`, `--json` and `export`.
+/// its URLs, titles megabytes long. The built podcli, real libcurl, the loopback fault server;
+/// the assertions are on the bytes of stdout, stderr, `sync.log`, `--json` and `export`.
 @Suite struct PrintedTextTests {
     static let password = "s3cr3t-pw"
 
@@ -146,5 +146,36 @@ import Testing
         let export = try t.run(["export", "--with-credentials"])
         #expect(export.stdout.contains(#"xmlUrl="\#(s.feedURL.replacingOccurrences(of: "&", with: "&amp;"))""#))
         #expect(Self.controls(in: export.stdout).isEmpty, "\(export)")
+    }
+
+    @Test func aTitleOfElevenMebibytesIsStoredCutAndListStaysSmall() throws {
+        let w = try FeedCommandTests.World()
+        // Two-byte and four-byte characters where the cut falls: it must fall between characters.
+        let start = String(repeating: "é🎙x", count: 1_000)
+        var items = (1...3).map { w.item($0) }
+        items[2].title = start + String(repeating: "y", count: 30_000)
+        let document = FeedCommandTests.rss(title: "@TITLE@", items: items.reversed())
+        var body = Data(document.prefix { $0 != "@" }.utf8)
+        body.append(Data(start.utf8))
+        body.append(Data(repeating: UInt8(ascii: "y"), count: 11 * 1024 * 1024))
+        body.append(Data(document.drop { $0 != "@" }.dropFirst("@TITLE@".count).utf8))
+        try body.write(to: w.directory.appendingPathComponent("huge.xml"))
+        let fetch = try w.t.run(["fetch", w.url("huge.xml")])
+        #expect(fetch.status == 0, "\(fetch)")
+        #expect(fetch.stdout.utf8.count < 8_192, "\(fetch.stdout.utf8.count) bytes")
+
+        let episode = try #require(try w.episodes().first)
+        let title = try #require(episode["title"] as? String)
+        #expect(title.utf8.count <= 4_096 && title.utf8.count > 4_088, "\(title.utf8.count)")
+        #expect(start.hasPrefix(title))
+        let feed = try #require(try w.feeds().first?["title"] as? String)
+        #expect(feed == title, "\(feed.utf8.count)")
+
+        let list = try w.t.run(["list"])
+        #expect(list.status == 0, "\(list)")
+        // Four lines: the header and three rows, each within the table's limits.
+        #expect(list.stdout.split(separator: "\n").count == 4, "\(list)")
+        #expect(list.stdout.utf8.count < 4_096, "\(list.stdout.utf8.count) bytes")
+        #expect(list.stdout.contains("Episode 2"))
     }
 }

@@ -5,10 +5,11 @@ import Strings
 
 extension FeedMetadata {
     public init(_ document: FeedDocument, url: String) {
-        self.init(title: document.title.isEmpty ? (URLComponents(string: url)?.host ?? url) : document.title)
+        let title = document.title.isEmpty ? (URLComponents(string: url)?.host ?? url) : document.title
+        self.init(title: StoredText.capped(title))
         link = document.link
         description = document.description
-        author = document.author
+        author = document.author.map(StoredText.capped)
         imageURL = document.imageURL
         language = document.language
         isSerial = document.isSerial
@@ -20,9 +21,10 @@ extension FeedMetadata {
 extension EpisodeMetadata {
     public init(_ item: FeedItem) {
         self.init(
-            title: item.title, sourceURL: item.enclosure.url, mediaKey: TrackingPrefix.strip(item.enclosure.url))
+            title: StoredText.capped(item.title), sourceURL: item.enclosure.url,
+            mediaKey: TrackingPrefix.strip(item.enclosure.url))
         guid = item.guid
-        author = item.author
+        author = item.author.map(StoredText.capped)
         publishedAt = item.published.map(Int.init)
         durationMilliseconds = item.duration.map { Int(($0 * 1000).rounded()) }
         enclosureLength = item.enclosure.length.map(Int.init)
@@ -44,5 +46,26 @@ extension EpisodeMetadata {
     private static func json<T: Encodable>(_ values: [T]) -> String? {
         guard !values.isEmpty, let data = try? JSONEncoder().encode(values) else { return nil }
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The names a feed gives (titles, authors) as they are stored: a feed can make one megabytes
+/// long, and every listing would carry it.
+enum StoredText {
+    /// The most UTF-8 bytes a stored title or author keeps.
+    static let limit = 4096
+
+    /// `text`, or its longest prefix of whole characters within `limit` bytes.
+    static func capped(_ text: String) -> String {
+        guard text.utf8.count > limit else { return text }
+        var kept = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let next = text.index(after: index)
+            kept += text.utf8.distance(from: index, to: next)
+            guard kept <= limit else { break }
+            end = next
+        }
+        return String(text[..<end])
     }
 }
