@@ -56,19 +56,4 @@ public enum ArtworkFile {
             throw .storage(path: path, errno: failure)
         }
     }
-
-    /// All of what `descriptor` reads (`render-artwork -`: stdin), up to `limit` bytes; nil on a
-    /// read error or past the limit.
-    public static func readImage(from descriptor: Int32, upTo limit: Int) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-            if bytes.count > limit { return nil }
-        }
-    }
 }

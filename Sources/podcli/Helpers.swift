@@ -22,10 +22,15 @@ struct Helpers: HelperProcesses {
         controlSocket = (try? context.directories.get().controlSocket) ?? ""
     }
 
+    /// `notify-new --episodes - --helper`, the episodes on its stdin: the helper waits up to 30
+    /// minutes, and its command line is every local user's to read (/proc/PID/cmdline).
     func postNewEpisodes(_ episodes: [DownloadedEpisode]) {
-        guard let json = try? JSONEncoder().encode(episodes) else { return }
+        guard let json = try? JSONEncoder().encode(episodes),
+            let input = Descriptor.memoryFile(named: "podcli-new-episodes", holding: Array(json))
+        else { return }
+        defer { close(input) }
         _ = DetachedProcess.spawn(
-            homeArguments + [NotifyNew.spec.name, "--episodes", String(decoding: json, as: UTF8.self), "--helper"])
+            homeArguments + [NotifyNew.spec.name, "--episodes", NotifyNew.standardInput, "--helper"], stdin: input)
     }
 
     /// `render-artwork -` with the image as its stdin. Stopped while it renders, the caller stops

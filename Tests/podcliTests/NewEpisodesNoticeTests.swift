@@ -89,6 +89,24 @@ struct NewEpisodesNoticeTests {
         #expect(try desktop.t.run(["status"]).status == 66)
     }
 
+    /// The helper waits up to 30 minutes for an answer, and any local user can read its command
+    /// line (/proc/PID/cmdline): the titles reach it on its stdin, never in its arguments.
+    @Test func theHelpersCommandLineCarriesNoTitle() throws {
+        let desktop = try Desktop()
+        defer { desktop.stopHelpers() }
+        let server = try NotificationServer(bus: desktop.bus, capabilities: ["body", "actions"])
+        try desktop.post([(12, "Private matters", "Secret show")])
+        let notification = try #require(server.waitForNotifications().first)
+        #expect(notification.body == "Secret show — Private matters")
+        let helper = try #require(desktop.helpers.first)
+        let commandLine = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(helper)/cmdline"))
+        let words = commandLine.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        #expect(words.contains("notify-new") && words.contains("--helper"), "\(words)")
+        #expect(!words.contains { $0.contains("Private") || $0.contains("Secret") }, "\(words)")
+        try server.close(notification.id)
+        #expect(desktop.helpersExit())
+    }
+
     @Test func manyEpisodesEndWithHowManyMoreAndMarkupIsEscaped() throws {
         let desktop = try Desktop()
         defer { desktop.stopHelpers() }

@@ -1,4 +1,3 @@
-import CSystem
 import Downloads
 import EpisodeStore
 import FoundationEssentials
@@ -119,12 +118,8 @@ public final class EpisodeArtwork: Sendable {
     private static func render(
         _ image: [UInt8], to path: String, mode: mode_t, helpers: any HelperProcesses, stop: StopEvent
     ) -> Bool {
-        let source = csystem_memory_file("podcli-artwork-source")
-        guard source >= 0 else { return false }
+        guard let source = Descriptor.memoryFile(named: "podcli-artwork-source", holding: image) else { return false }
         defer { close(source) }
-        guard image.withUnsafeBytes({ Descriptor.writeAll($0, to: source) }), lseek(source, 0, SEEK_SET) == 0 else {
-            return false
-        }
         return helpers.renderArtwork(from: source, to: path, mode: mode, stop: stop)
     }
 

@@ -2,12 +2,17 @@ import Arguments
 import FoundationEssentials
 import PodcliKit
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `podcli notify-new --episodes JSON`: the desktop notification a sync posts, from the command
-/// line. Hidden: podcli runs it itself (`NewEpisodesNotice.post` starts it with `--helper`), and
-/// tests use it to post as a sync would.
+/// line. Hidden: podcli runs it itself (`NewEpisodesNotice.post` starts it with `--helper`, the
+/// JSON on its stdin), and tests use it to post as a sync would.
 enum NotifyNew: Command {
     static let episodes = Option(
-        "episodes", valueName: "json", help: #"The episodes, newest first: [{"id":12,"title":"…","podcast":"…"}]."#)
+        "episodes", valueName: "json",
+        help: #"The episodes, newest first: [{"id":12,"title":"…","podcast":"…"}]; - reads them from stdin."#)
     static let helper = Flag(
         "helper", help: "Send the notification from this process and wait for its answer (what post starts).")
 
@@ -20,9 +25,17 @@ enum NotifyNew: Command {
             """,
         options: [episodes], flags: [helper], isHidden: true)
 
+    /// The value of `--episodes` that means stdin (how `post` hands them over: a command line
+    /// is every local user's to read).
+    static let standardInput = "-"
+    /// The most stdin may hold: far more than any sync's list.
+    static let inputLimit = 16 << 20
+
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let list = try arguments.value(episodes, as: "a JSON array of episodes") { text in
-            try? JSONDecoder().decode([DownloadedEpisode].self, from: Data(text.utf8))
+            let json =
+                text == standardInput ? Descriptor.readAll(from: STDIN_FILENO, upTo: inputLimit) : Array(text.utf8)
+            return try? json.map { try JSONDecoder().decode([DownloadedEpisode].self, from: Data($0)) }
         }
         guard let list else { throw UsageError.conflicting("--episodes is required") }
         if arguments[helper] {

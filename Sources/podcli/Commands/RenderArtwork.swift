@@ -24,7 +24,7 @@ enum RenderArtwork: Command {
         let fileMode = try arguments.value(mode, as: "an octal mode such as 600") { mode_t($0, radix: 8) }
         let path = arguments[source]!
         guard let bytes = path == standardInput
-            ? ArtworkFile.readImage(from: STDIN_FILENO, upTo: ImageFetcher.maximumBytes)
+            ? Descriptor.readAll(from: STDIN_FILENO, upTo: ImageFetcher.maximumBytes)
             : FileManager.default.contents(atPath: path).map(Array.init)
         else {
             throw CommandFailure(description: "could not read \(path == standardInput ? "stdin" : path)", exitCode: .storage)
