@@ -78,6 +78,7 @@ enum ExitCode: Int32, CaseIterable {
             case .playerNotStarted: self = .storage
             case .playerStopped(_, let status): self = ExitCode(rawValue: status) ?? .storage
             case .playerNotAnswering: self = .unavailable
+            case .positionNotSaved(_, _, _, let reason): self = ExitCode(for: reason)
             }
         case let failure as CommandFailure: self = failure.exitCode
         default: self = .storage

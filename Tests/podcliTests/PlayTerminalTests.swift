@@ -22,9 +22,13 @@ struct PlayTerminalTests {
         let pulse: PulseAudioServer
         let capture: ALSACapture
         let id: String
+        /// The file system the library is on, when it is a small one of its own.
+        let disk: SmallDisk?
 
-        init(_ fixtureName: String = PlayCommandTests.stereo) throws {
+        /// - Parameter diskKibibytes: puts the library on a tmpfs of that size (root only).
+        init(_ fixtureName: String = PlayCommandTests.stereo, diskKibibytes: Int? = nil) throws {
             library = try PlayCommandTests.Library()
+            disk = try diskKibibytes.map { [library] in try SmallDisk(at: library.t.home.path, kibibytes: $0) }
             directory = try TemporaryDirectory(prefix: "podcli-paced")
             pulse = try PulseAudioServer()
             capture = try ALSACapture(directory: directory, pulseAudio: pulse)
@@ -468,6 +472,34 @@ struct PlayTerminalTests {
     }
 
     static let speech = PlayCommandTests.corpusSpeech
+
+    /// The disk fills while `play` runs: when it stops, the position cannot be saved, and podcli
+    /// says so in one line and exits 74, rather than "Stopped at" alone and 0 (the next play would
+    /// start over without a word).
+    @Test(.requires(SmallDisk.isAvailable, "needs root to mount a tmpfs"), arguments: ["stop", "SIGTERM"])
+    func aPositionTheFullDiskCannotTakeIsReportedWhenPlayStops(stop: String) throws {
+        let player = try Player(diskKibibytes: 2048)
+        let disk = try #require(player.disk)
+        let process = try player.inBackground()
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.5 })
+        try disk.fill(leaving: 0)
+        if stop == "stop" {
+            #expect(try player.library.t.run(["stop"]).status == 0)
+        } else {
+            process.kill(signal: SIGTERM)
+        }
+        let result = try process.waitUntilExit()
+        disk.empty()
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stdout.contains("Stopped at 0:0"), "\(result)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result)")
+        #expect(
+            lines.first?.hasPrefix("podcli: the position of #\(player.id) tone-44k-stereo (0:0") == true,
+            "\(result)")
+        let reason = "could not be saved: no space left on the disk holding \(player.library.t.home.path)"
+        #expect(lines.first?.contains(reason) == true, "\(result)")
+    }
 
     /// `kill -9` gives podcli no chance to save: what was saved every 2 s must be within 5 s of
     /// what was heard.

@@ -243,8 +243,12 @@ public final class PlaySession {
         let podcast = feed?.title
         let author = episode.author ?? feed?.author
         var lastSave = DispatchTime.now()
+        // Why the last save failed, until one succeeds: the position the player stops at must
+        // be saved, or the user told.
+        var saveFailure: StoreError?
+        let reason: StopReason
         do {
-            let reason = try player.play { status in
+            reason = try player.play { status in
                 if status.event == .redraw { takeTerminalIfForeground() }
                 let duration = status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 }
                 let artworkPath = artwork.path(of: episode.id)
@@ -262,18 +266,31 @@ public final class PlaySession {
                     || now.uptimeNanoseconds - lastSave.uptimeNanoseconds >= UInt64(Self.saveInterval * 1e9)
                 {
                     lastSave = now
-                    try? save(status.position, of: episode, sampleRate: status.sampleRate)
+                    do throws(StoreError) {
+                        try save(status.position, of: episode, sampleRate: status.sampleRate)
+                        saveFailure = nil
+                    } catch {
+                        saveFailure = error
+                    }
                 }
                 if case .suspending = status.event { suspend() }
             }
-            return reason
         } catch {
             try? save(player.position, of: episode, sampleRate: player.format.sampleRate)
             throw error
         }
+        // Played to its end (or marked played), the episode's record is `markPlayed`'s to make,
+        // and its failure to tell.
+        if let saveFailure, reason != .endOfEpisode, reason != .markedPlayed {
+            throw PodcliError.positionNotSaved(
+                episode: episode.id, title: episode.title,
+                position: NowPlayingLine.clock(Double(player.position) / Double(player.format.sampleRate)),
+                reason: saveFailure)
+        }
+        return reason
     }
 
-    private func save(_ frame: Int, of episode: Episode, sampleRate: Int) throws {
+    private func save(_ frame: Int, of episode: Episode, sampleRate: Int) throws(StoreError) {
         try library.setPlaybackState(
             PlaybackState(positionMilliseconds: frame * 1000 / sampleRate, played: false), of: episode)
     }

@@ -1,3 +1,4 @@
+import EpisodeStore
 import Feeds
 
 #if canImport(Glibc)
@@ -55,6 +56,8 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
     case playerStopped(words: String, status: Int32)
     /// A background player did not answer in time; its log says more.
     case playerNotAnswering(log: String)
+    /// Where an episode was left (`position`, as the clock shows it) could not be saved.
+    case positionNotSaved(episode: Int, title: String, position: String, reason: StoreError)
 
     public var description: String {
         switch self {
@@ -83,6 +86,8 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
         case .playerNotStarted(let reason): return "cannot start a player: \(reason)"
         case .playerStopped(let words, _): return words
         case .playerNotAnswering(let log): return "the player did not answer within 5 s (see \(log))"
+        case .positionNotSaved(let episode, let title, let position, let reason):
+            return "the position of #\(episode) \(title) (\(position)) could not be saved: \(reason)"
         }
     }
 }

@@ -31,8 +31,9 @@ enum Play: Command {
             directory, as 'fetch' would download it; seeks go as far as what has arrived.
 
             The position is saved every 2 seconds and on every way out (q, the end, SIGINT, \
-            SIGTERM, SIGHUP). The end of an episode marks it played, takes it off the queue and \
-            plays the next one.
+            SIGTERM, SIGHUP); one that cannot be saved when play stops (a full disk) is an error \
+            (exit 74). The end of an episode marks it played, takes it off the queue and plays \
+            the next one.
             """,
         positionals: [episode], options: [device, from, duration, volume], flags: [background])
 
