@@ -481,3 +481,84 @@ public final class PulseAudioServer: Sendable {
         return nil
     }
 }
+
+/// What a `PulseAudioServer`'s sink plays, as a listener would hear it: `parec` on its monitor
+/// (10 ms latency, as bench/playback_probe.py records it), noting when the first sound (a
+/// non-zero sample) arrived. Start it before the player, so that sample is seen as it comes.
+public final class SinkMonitor: Sendable {
+    private let process: Process
+    private let firstSoundAt = FirstSound()
+    private let finished = Latch()
+
+    /// Shared with the reading thread.
+    private final class FirstSound: Sendable {
+        let instant = Mutex<ContinuousClock.Instant?>(nil)
+    }
+
+    /// Starts recording and waits until the monitor streams (silence, while nothing plays).
+    public init(_ server: PulseAudioServer, timeout: TimeInterval = 10) throws {
+        guard let parec = PulseAudioServer.findExecutable("parec", searchPath: nil) else {
+            throw TestSupportError("parec is not installed (package pulseaudio-utils)")
+        }
+        let process = Process()
+        process.executableURL = parec
+        process.arguments = [
+            "--raw", "--latency-msec=10", "--format=s16le", "--rate=\(server.sampleRate)",
+            "--channels=\(server.channels)", "-d", server.monitorSourceName,
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = server.directory.appendingPathComponent("home").path
+        environment.merge(server.environment) { _, new in new }
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.runInterruptible()
+        self.process = process
+        let streaming = Latch()
+        let firstSoundAt = firstSoundAt
+        let finished = finished
+        let thread = Thread {
+            let descriptor = output.fileHandleForReading.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                let now = ContinuousClock.now
+                streaming.open()
+                if buffer[..<count].contains(where: { $0 != 0 }) {
+                    firstSoundAt.instant.withLock { if $0 == nil { $0 = now } }
+                }
+            }
+            try? output.fileHandleForReading.close()
+            finished.open()
+        }
+        thread.name = "TestSupport.SinkMonitor"
+        thread.start()
+        guard streaming.wait(until: Date(timeIntervalSinceNow: timeout)) else {
+            stop()
+            throw TestSupportError("parec on \(server.monitorSourceName) recorded nothing within \(timeout) s")
+        }
+    }
+
+    /// When the first sound reached the sink; nil while none has.
+    public var firstSound: ContinuousClock.Instant? { firstSoundAt.instant.withLock { $0 } }
+
+    /// Seconds from the first sound reaching the sink to `instant` (0 while none has).
+    public func secondsOfSound(until instant: ContinuousClock.Instant = .now) -> Double {
+        guard let firstSound else { return 0 }
+        let elapsed = firstSound.duration(to: instant).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    }
+
+    /// Stops recording. Idempotent.
+    public func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        _ = finished.wait(until: Date(timeIntervalSinceNow: 5))
+    }
+
+    deinit { stop() }
+}

@@ -140,15 +140,7 @@ public final class RunningProcess: Sendable {
         process.terminationHandler = { _ in exited.open() }
 
         do {
-            // The child inherits the signal mask of the thread that spawns it, and test code
-            // runs on libdispatch workers that block SIGTERM, SIGINT, SIGHUP and others: a
-            // podcli started from there could not be interrupted. Spawn with an empty mask.
-            var empty = sigset_t()
-            var saved = sigset_t()
-            sigemptyset(&empty)
-            pthread_sigmask(SIG_SETMASK, &empty, &saved)
-            defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
-            try process.run()
+            try process.runInterruptible()
         } catch {
             throw TestSupportError("could not start \(executable.path): \(error)")
         }
@@ -242,6 +234,20 @@ public final class RunningProcess: Sendable {
         // Never leave a child behind.
         if !exited.isOpen { _ = systemKill(pid, SIGKILL) }
         try? stdinHandle?.close()
+    }
+}
+
+extension Process {
+    /// Runs it with no signal blocked. The child inherits the signal mask of the thread that
+    /// spawns it, and test code runs on libdispatch workers that block SIGTERM, SIGINT, SIGHUP
+    /// and others: a child started from there could not be interrupted.
+    func runInterruptible() throws {
+        var empty = sigset_t()
+        var saved = sigset_t()
+        sigemptyset(&empty)
+        pthread_sigmask(SIG_SETMASK, &empty, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        try run()
     }
 }
 

@@ -501,27 +501,37 @@ struct PlayTerminalTests {
         #expect(lines.first?.contains(reason) == true, "\(result)")
     }
 
-    /// `kill -9` gives podcli no chance to save: what was saved every 2 s must be within 5 s of
-    /// what was heard.
-    @Test(.requires(FileManager.default.fileExists(atPath: speech), "the corpus is not present"))
-    func killNineLosesAtMostFiveSeconds() throws {
+    /// `kill -9` gives podcli no chance to save: what it saved as it played must be within 1 s of
+    /// what the sink had played (from the first sound on the sink's monitor to the kill, by the
+    /// wall clock). Killed at moments spread over the saving period, each play resuming where the
+    /// last was saved.
+    @Test(.requires(AudioFixtures.unavailableReason == nil, "needs ffmpeg"))
+    func killNineLosesAtMostOneSecondOfWhatWasHeard() throws {
         let library = try PlayCommandTests.Library()
-        let data = try Data(contentsOf: URL(fileURLWithPath: Self.speech))
-        let fetch = try library.t.run(["fetch", try library.t.source("speech.mp3", data: data).url])
-        #expect(fetch.status == 0)
+        let chirp = try Data(contentsOf: AudioFixtures.shared.url(.flac))
+        #expect(try library.t.run(["fetch", try library.t.source("chirp.flac", data: chirp).url]).status == 0)
         let directory = try TemporaryDirectory(prefix: "podcli-paced")
-        let capture = try ALSACapture(directory: directory, pulseAudio: try PulseAudioServer())
-        let process = try RunningProcess(
-            executable: library.t.podcli.executableURL,
-            arguments: ["--home", library.t.home.path, "play", "1", "--device", ALSACapture.pacedDeviceName],
-            environment: library.t.podcli.childEnvironment(capture.environment))
-        let heard = { Double(capture.pacedCapturedByteCount) / Double(44_100 * 4) }
-        #expect(waitUntil(timeout: 20) { heard() > 6.5 })
-        process.kill(signal: SIGKILL)
-        _ = try process.waitUntilExit()
-        let position = try library.t.show("1")["position"] as! Double
-        #expect(position > 0)
-        #expect(heard() - position <= 5, "heard \(heard()) s, saved \(position) s")
+        let pulse = try PulseAudioServer()
+        let capture = try ALSACapture(directory: directory, pulseAudio: pulse)
+        var start = 0.0
+        // 0, 0.1, 0.2 and 0.3 s into the half-second saving period (0.6 s apart), plus whatever the
+        // start varies by.
+        for seconds in [1.0, 1.6, 2.2, 2.8] {
+            let monitor = try SinkMonitor(pulse)
+            defer { monitor.stop() }
+            let process = try RunningProcess(
+                executable: library.t.podcli.executableURL,
+                arguments: ["--home", library.t.home.path, "play", "1", "--device", ALSACapture.pacedDeviceName],
+                environment: library.t.podcli.childEnvironment(capture.environment))
+            #expect(waitUntil(timeout: 20, interval: 0.005) { monitor.secondsOfSound() >= seconds })
+            process.kill(signal: SIGKILL)
+            let heard = start + monitor.secondsOfSound()
+            _ = try process.waitUntilExit()
+            let saved = try library.t.show("1")["position"] as! Double
+            #expect(saved > start && saved <= heard + 0.05, "heard to \(heard) s, saved \(saved) s")
+            #expect(heard - saved <= 1, "heard to \(heard) s, saved \(saved) s")
+            start = saved
+        }
     }
 }
 

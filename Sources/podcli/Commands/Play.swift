@@ -30,7 +30,7 @@ enum Play: Command {
             An episode not downloaded yet (or an audio URL) plays while it downloads into its \
             directory, as 'fetch' would download it; seeks go as far as what has arrived.
 
-            The position is saved every 2 seconds and on every way out (q, the end, SIGINT, \
+            The position is saved twice a second and on every way out (q, the end, SIGINT, \
             SIGTERM, SIGHUP); one that cannot be saved when play stops (a full disk) is an error \
             (exit 74). The end of an episode marks it played, takes it off the queue and plays \
             the next one.
