@@ -12,6 +12,29 @@ enum FileSystem {
         try changeMode(path, to: mode)
     }
 
+    /// Creates `path` and every missing directory above it, each made here given `mode` exactly,
+    /// whatever the umask (through a descriptor opened without following a link, so a link put in
+    /// place of a new directory is refused, never changed). A directory that already exists keeps
+    /// its mode: it may be shared on purpose (a `--home` a media server reads).
+    static func makeDirectories(_ path: String, mode: mode_t) throws(StoreError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if exists(prefix) { continue }
+            if mkdir(prefix, mode) != 0 {
+                // Another process made it meanwhile: theirs to set.
+                if errno == EEXIST { continue }
+                throw .io(path: prefix, operation: "create the directory", errno: errno)
+            }
+            let descriptor = open(prefix, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .io(path: prefix, operation: "open the directory", errno: errno) }
+            defer { close(descriptor) }
+            guard fchmod(descriptor, mode) == 0 else {
+                throw .io(path: prefix, operation: "change the mode of", errno: errno)
+            }
+        }
+    }
+
     static func changeMode(_ path: String, to mode: mode_t) throws(StoreError) {
         guard chmod(path, mode) == 0 else { throw .io(path: path, operation: "change the mode of", errno: errno) }
     }

@@ -34,15 +34,10 @@ public final class Library {
     public func path(of file: EpisodeFile) -> String { directory + "/" + file.relativePath }
 
     private static func makeDirectories(_ directory: String) throws(StoreError) {
-        var path = ""
-        for component in directory.split(separator: "/") {
-            path += "/" + component
-            if !FileSystem.exists(path) { try FileSystem.makeDirectory(path, mode: 0o700) }
-        }
+        try FileSystem.makeDirectories(directory, mode: 0o700)
         if !FileSystem.exists(directory + "/episodes") {
             try FileSystem.makeDirectory(directory + "/episodes", mode: 0o755)
         }
-
     }
 
     /// Runs `body` in one IMMEDIATE transaction, keeping `StoreError` as the error type.

@@ -30,15 +30,30 @@ import Testing
             try FileManager.default.createDirectory(atPath: root.path + "/home", withIntermediateDirectories: true)
         }
 
-        func run(_ arguments: [String]) throws -> ProcessResult {
+        /// Runs podcli, under `umask` when given (through sh, as a login shell or cron would set it).
+        func run(_ arguments: [String], umask: String? = nil) throws -> ProcessResult {
             var environment = podcli.childEnvironment(["HOME": root.path + "/home", "TMPDIR": temporary])
             for name in ["XDG_RUNTIME_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"] {
                 environment[name] = nil
             }
+            return try LocalSecurityTests.podcli(podcli, arguments, umask: umask, environment: environment)
+        }
+    }
+
+    /// The built podcli run with `arguments`, under `umask` when given.
+    static func podcli(
+        _ podcli: PodcliRunner, _ arguments: [String], umask: String?, environment: [String: String]
+    ) throws -> ProcessResult {
+        guard let umask else {
             return try RunningProcess(
                 executable: podcli.executableURL, arguments: arguments, environment: environment
             ).waitUntilExit(timeout: 30)
         }
+        return try RunningProcess(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", "umask \(umask) && exec \"$@\"", "sh", podcli.executableURL.path] + arguments,
+            environment: environment
+        ).waitUntilExit(timeout: 30)
     }
 
     static func mode(_ path: String) -> mode_t {
@@ -158,6 +173,45 @@ import Testing
         let play = try library.play([id, "--for", "0.5"], device: "null")
         #expect(play.status == 0, "\(play)")
         #expect(Self.mode(library.t.home.path) == 0o755)
+    }
+
+    // MARK: - What podcli makes
+
+    @Test(arguments: ["000", "022"]) func theDirectoriesAndConfigPodcliMakesAreTheOwnersWhateverTheUmask(
+        umask: String
+    ) throws {
+        let p = try Plain()
+        // --home with two missing parents, set up by `config set` as the first command.
+        let home = p.root.path + "/shared/podcasts/home"
+        #expect(chmod(p.root.path, 0o755) == 0)
+        let set = try p.run(["--home", home, "config", "set", "jobs", "2"], umask: umask)
+        #expect(set.status == 0, "\(set)")
+        for directory in [p.root.path + "/shared", p.root.path + "/shared/podcasts", home] {
+            #expect(Self.mode(directory) == 0o700, "\(directory) under umask \(umask)")
+        }
+        #expect(Self.mode(home + "/config") == 0o600, "under umask \(umask)")
+        // What podcli did not make keeps its mode.
+        #expect(Self.mode(p.root.path) == 0o755)
+        let sync = try p.run(["--home", home, "sync"], umask: umask)
+        #expect(sync.status == 0, "\(sync)")
+        for file in ["sync.lock", "sync.log", "podcli.db"] {
+            #expect(Self.mode(home + "/" + file) == 0o600, "\(file) under umask \(umask)")
+        }
+        #expect(Self.mode(home + "/episodes") == 0o755)
+
+        // The XDG directories, under a HOME that has none of them yet.
+        let user = p.root.path + "/home"
+        #expect(try p.run(["config", "set", "jobs", "2"], umask: umask).status == 0)
+        #expect(try p.run(["sync"], umask: umask).status == 0)
+        for directory in [
+            ".config", ".config/podcli", ".local", ".local/share", ".local/share/podcli", ".local/state",
+            ".local/state/podcli",
+        ] {
+            #expect(Self.mode(user + "/" + directory) == 0o700, "~/\(directory) under umask \(umask)")
+        }
+        for file in [".config/podcli/config", ".local/state/podcli/sync.log", ".local/share/podcli/sync.lock"] {
+            #expect(Self.mode(user + "/" + file) == 0o600, "~/\(file) under umask \(umask)")
+        }
     }
 
     // MARK: - The library

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import EpisodeStore
 import Strings
 
 #if canImport(Glibc)
@@ -17,8 +17,7 @@ public struct SyncLog {
     /// Appends `lines`, each made printable (`PrintableText`: a feed's text cannot forge a line
     /// or carry a password into the log); a log that cannot be written never fails the sync.
     public func append(_ lines: [String]) {
-        let directory = String(path[..<path.lastIndex(of: "/")!])
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try? PrivateDirectory.make(String(path[..<path.lastIndex(of: "/")!]))
         var info = stat()
         if stat(path, &info) == 0 && Int(info.st_size) >= limit { rename(path, path + ".1") }
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
