@@ -69,7 +69,7 @@ enum ExitCode: Int32, CaseIterable {
         case let error as PodcliError:
             switch error {
             case .config, .notPerFeed, .unknownSetting, .invalidSetting, .noHome, .startPastTheEnd: self = .usage
-            case .configNotWritten, .syncLock, .outOfSpace: self = .storage
+            case .configNotWritten, .syncLock, .outOfSpace, .notOwnFile: self = .storage
             case .servesAudio, .htmlPage: self = .badContent
             case .unreadableFeed(_, let feedError): self = ExitCode(for: feedError)
             case .syncRunning: self = .busy

@@ -214,6 +214,45 @@ import Testing
         }
     }
 
+    @Test(secondUser) func aLinkPlantedAtTheSyncLockOrLogIsRefusedAndWhereItPointsIsUntouched() throws {
+        let t = try CLITestCase()
+        // A home others can write in (shared with a group, say): another user plants the links.
+        #expect(chmod(t.home.path, 0o777) == 0)
+        let elsewhere = try TemporaryDirectory(prefix: "podcli-victim")
+        let victim = elsewhere.path + "/precious"
+        try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        #expect(try t.run(["list"]).status == 0)
+
+        for name in ["sync.lock", "sync.log"] {
+            let planted = t.home.path + "/" + name
+            let link = try Self.runAsOtherUser(["/bin/ln", "-s", victim, planted]).waitUntilExit()
+            #expect(link.status == 0, "\(link)")
+            let sync = try t.run(["sync"])
+            #expect(sync.status == 74, "\(name): \(sync)")
+            #expect(sync.stderr == "podcli: cannot use \(planted): it is a link; remove it (podcli makes it anew)\n")
+            #expect(sync.stdout.isEmpty)
+            #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n", "\(name)")
+            #expect(unlink(planted) == 0)
+        }
+
+        // Another user's file in its place: our log is not theirs to read.
+        let theirs = try Self.runAsOtherUser(["/usr/bin/touch", t.home.path + "/sync.log"]).waitUntilExit()
+        #expect(theirs.status == 0, "\(theirs)")
+        let sync = try t.run(["sync"])
+        #expect(sync.status == 74, "\(sync)")
+        #expect(
+            sync.stderr
+                == "podcli: cannot use \(t.home.path)/sync.log: it belongs to another user (uid 65534); remove it "
+                + "(podcli makes it anew)\n")
+        #expect(try String(contentsOfFile: t.home.path + "/sync.log", encoding: .utf8).isEmpty)
+
+        // Removed, podcli makes its own again.
+        #expect(unlink(t.home.path + "/sync.log") == 0)
+        let clean = try t.run(["sync"])
+        #expect(clean.status == 0, "\(clean)")
+        #expect(Self.mode(t.home.path + "/sync.log") == 0o600 && Self.mode(t.home.path + "/sync.lock") == 0o600)
+    }
+
     // MARK: - The library
 
     @Test(secondUser) func theDatabaseIsTheOwnersAloneWhateverTheUmask() throws {

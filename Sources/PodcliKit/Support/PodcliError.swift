@@ -41,6 +41,9 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
     case syncLock(path: String, errno: Int32)
     /// Downloads the disk stopped (full, or below `min-free`).
     case outOfSpace(reason: String)
+    /// `sync.lock` or `sync.log` is not podcli's to write: a link (perhaps planted by another
+    /// user), not a regular file, or another user's.
+    case notOwnFile(path: String, reason: String)
 
     // MARK: Playing
 
@@ -78,6 +81,7 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
             return "another podcli sync is running\(pid.map { " (pid \($0))" } ?? ""); --wait waits for it"
         case .syncLock(let path, let code): return "could not lock \(path): \(String(cString: strerror(code)))"
         case .outOfSpace(let reason): return reason
+        case .notOwnFile(let path, let reason): return "cannot use \(path): \(reason); remove it (podcli makes it anew)"
         case .emptyQueue:
             return "the queue is empty: play an episode with 'podcli play ID', or queue some with 'podcli queue add ID'"
         case .startPastTheEnd(let episode, let start, let length):

@@ -12,12 +12,17 @@ public final class SyncLock {
 
     /// - Parameter wait: wait for the holder to finish instead of failing.
     /// - Throws: `PodcliError.syncRunning` when another sync holds the lock and `wait` is false,
-    ///   `.syncLock` when it cannot be opened or taken.
+    ///   `.notOwnFile` when `sync.lock` is a link, not a regular file or another user's (the
+    ///   pid would be written through it), `.syncLock` when it cannot be opened or taken.
     public init(directory: String, wait: Bool) throws {
         let path = directory + "/sync.lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw PodcliError.syncLock(path: path, errno: errno)
+        do throws(OwnFile.Failure) {
+            descriptor = try OwnFile.open(path, flags: O_RDWR)
+        } catch {
+            switch error {
+            case .refused(let refusal): throw refusal
+            case .failed(let code): throw PodcliError.syncLock(path: path, errno: code)
+            }
         }
         while flock(descriptor, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }

@@ -38,6 +38,8 @@ enum Sync: Command {
         }
         let library = try context.library()
         let lock = try SyncLock(directory: library.directory, wait: arguments[wait])
+        let log = SyncLog(directory: try context.directories.get().state)
+        try log.check()
         let started = DispatchTime.now().uptimeNanoseconds
         let synchronizer = Synchronizer(
             libraryDirectory: library.directory, config: config, downloadPolicy: context.downloadPolicy,
@@ -47,7 +49,7 @@ enum Sync: Command {
         let summary = report.summary + " in \(Formatting.oneDecimal(seconds)) s"
         // A result, not a diagnostic: `podcli sync > report` keeps it (--quiet leaves it out).
         context.output.print("Synced " + summary)
-        SyncLog(directory: try context.directories.get().state).append(
+        log.append(
             ["\(Formatting.time(Int(Date().timeIntervalSince1970))) sync: \(summary)"]
                 + report.failures.map { "  failed: \($0.subject): \($0.message)" })
         NewEpisodesNotice.post(report.newestFirst, environment: context.environment, helpers: Helpers(context: context))

@@ -45,4 +45,16 @@ import Testing
             return path == missing + "/sync.lock" && code == ENOENT
         }
     }
+
+    /// A FIFO (or anything but a regular file of ours) at `sync.lock` is refused, never written.
+    @Test func aLockThatIsNotARegularFileIsRefused() throws {
+        let home = try TemporaryDirectory(prefix: "podcli-lock")
+        #expect(mkfifo(home.path + "/sync.lock", 0o600) == 0)
+        #expect {
+            try SyncLock(directory: home.path, wait: false)
+        } throws: { error in
+            "\(error)"
+                == "cannot use \(home.path)/sync.lock: it is not a regular file; remove it (podcli makes it anew)"
+        }
+    }
 }
