@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Strings
 
 #if canImport(Glibc)
     import Glibc
@@ -63,7 +64,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .storage(let path, let code):
             return "could not write \(path): \(String(cString: strerror(code)))"
         case .incomplete(let url, let received, let expected):
-            return "download of \(url) ended early: \(received) of \(expected) bytes"
+            return "download of \(url) ended early: \(received) of \(Counted.noun(expected, "byte"))"
         case .feedTooLarge(let url, let limit):
             return "\(url) is larger than \(limit / (1024 * 1024)) MiB, more than podcli reads as a feed"
         case .tooLarge(let url, let limit):
@@ -91,7 +92,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     private static func mebibytes(_ bytes: Int, rounding: Bool = false) -> String {
         let mebibyte = 1024 * 1024
         if rounding && bytes >= mebibyte { return "\(bytes / mebibyte) MiB" }
-        return bytes % mebibyte == 0 ? "\(bytes / mebibyte) MiB" : "\(bytes) bytes"
+        return bytes % mebibyte == 0 ? "\(bytes / mebibyte) MiB" : Counted.noun(bytes, "byte")
     }
 
     /// True when the disk, not the download, failed: no space, a quota, a file-size limit, or

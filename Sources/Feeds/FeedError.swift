@@ -9,22 +9,32 @@ public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
     /// XML, but neither RSS nor Atom (an HTML page, an OPML file, ...).
     case notAFeed(root: String)
     case truncated(line: Int)
+    /// A character XML does not allow (a control character), where libxml2 stopped reading.
+    case illegalCharacter(line: Int)
     /// One text in the document (a description, say) is longer than libxml2 reads in one piece.
     case textTooLong(line: Int)
     /// The bytes do not decode in the encoding the document declares (or it declares an unknown one).
     case badEncoding
     case unreadable(path: String, errno: Int32)
 
-    public var description: String {
+    public var description: String { description(of: "the feed", readAs: "a feed") }
+
+    /// The message, naming the document (`the feed`, `the OPML file`) and what it was read as (`a
+    /// feed`, `an OPML subscription list`): the OPML reader shares these errors.
+    public func description(of document: String, readAs kind: String) -> String {
         switch self {
-        case .empty: return "the feed is empty"
-        case .notXML(let line, let message): return "not a feed: not XML (line \(line): \(message))"
-        case .notAFeed(let root) where root.lowercased() == "html": return "not a feed: an HTML page"
-        case .notAFeed(let root): return "not a feed: the document is <\(root)>, not RSS or Atom"
-        case .truncated(let line): return "the feed ends early (cut off at line \(line))"
+        case .empty: return "\(document) is empty"
+        case .notXML(let line, let message): return "not \(kind): not XML (line \(line): \(message))"
+        case .notAFeed(let root) where root.lowercased() == "html": return "not \(kind): an HTML page"
+        case .notAFeed(let root): return "not \(kind): the document is <\(root)>, not RSS or Atom"
+        case .truncated(let line): return "\(document) ends early (cut off at line \(line))"
+        case .illegalCharacter(let line):
+            return "not read: \(document) has an illegal character at line \(line) (XML allows no control "
+                + "characters but tab, newline and carriage return)"
         case .textTooLong(let line):
-            return "not read: a text in the feed (at line \(line)) is longer than the 10 MB podcli reads in one piece"
-        case .badEncoding: return "not a feed: its bytes do not decode in the encoding it declares"
+            return "not read: a text in \(document) (at line \(line)) is longer than the 10 MB podcli reads in one "
+                + "piece"
+        case .badEncoding: return "not \(kind): its bytes do not decode in the encoding it declares"
         case .unreadable(let path, let code): return "could not read \(path): \(String(cString: strerror(code)))"
         }
     }

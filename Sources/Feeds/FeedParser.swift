@@ -177,10 +177,7 @@ private struct DocumentBuilder {
             throw .notXML(line: first?.line ?? 1, message: first?.message ?? "no root element")
         }
         guard rootNode == .rssRoot || rootNode == .atomFeed else { throw .notAFeed(root: rootName) }
-        guard rootClosed else {
-            if let huge = errors.first(where: \.isHugeText) { throw .textTooLong(line: huge.line) }
-            throw .truncated(line: errors.last?.line ?? 0)
-        }
+        guard rootClosed else { throw XMLStreamFailure.unfinished(errors) }
         var document = document
         document.warnings = errors.map { "line \($0.line): \($0.message)" }
         return document

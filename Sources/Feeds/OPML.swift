@@ -78,10 +78,7 @@ private final class OutlineReader: XMLStreamDelegate {
             throw .notXML(line: errors.first?.line ?? 1, message: errors.first?.message ?? "no root element")
         }
         guard rootName == "opml" else { throw .notAFeed(root: rootName) }
-        guard rootClosed else {
-            if let huge = errors.first(where: \.isHugeText) { throw .textTooLong(line: huge.line) }
-            throw .truncated(line: errors.last?.line ?? 0)
-        }
+        guard rootClosed else { throw XMLStreamFailure.unfinished(errors) }
     }
 
     func startElement(_ name: XMLName, attributes: XMLAttributes) {

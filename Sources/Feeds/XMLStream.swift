@@ -126,6 +126,26 @@ struct XMLStreamFailure: Error {
     /// libxml2 stopped at a single text (or CDATA section) over its 10 MB limit: "xmlSAX2Characters:
     /// huge text node", "Huge input lookup" (it has no error number of its own for these).
     var isHugeText: Bool { message.contains("huge text node") || message.contains("Huge input lookup") }
+
+    /// libxml2 gave up at a character XML does not allow (a control character such as U+0001)
+    /// where it cannot skip it: in an attribute ("invalid character in attribute value": the tag
+    /// is lost) or a CDATA section ("Input is not proper UTF-8 ... Bytes: 0x01", though the byte
+    /// is UTF-8). In text it skips the character ("PCDATA invalid Char value 1") and reads on.
+    /// Bytes that do not decode share the error number; they are not this.
+    var isIllegalCharacter: Bool {
+        guard code == Int(XML_ERR_INVALID_CHAR.rawValue) else { return false }
+        if message.hasPrefix("invalid character in attribute value") { return true }
+        guard let bytes = message.firstRange(of: "Bytes: 0x") else { return false }
+        return UInt8(message[bytes.upperBound...].prefix(2), radix: 16).map { $0 < 0x20 } ?? false
+    }
+
+    /// Why a document whose root element never closed stopped: a text over libxml2's limit, a
+    /// character XML does not allow, or its end.
+    static func unfinished(_ errors: [XMLStreamFailure]) -> FeedError {
+        if let huge = errors.first(where: \.isHugeText) { return .textTooLong(line: huge.line) }
+        if let illegal = errors.first(where: \.isIllegalCharacter) { return .illegalCharacter(line: illegal.line) }
+        return .truncated(line: errors.last?.line ?? 0)
+    }
 }
 
 /// One owner of a libxml2 push-parser context, fed in chunks (never one big buffer: libxml2

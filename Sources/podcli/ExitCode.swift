@@ -45,7 +45,8 @@ enum ExitCode: Int32, CaseIterable {
             }
         case let error as FeedError:
             switch error {
-            case .empty, .notXML, .notAFeed, .truncated, .textTooLong, .badEncoding: self = .badContent
+            case .empty, .notXML, .notAFeed, .truncated, .illegalCharacter, .textTooLong, .badEncoding:
+                self = .badContent
             case .unreadable: self = .storage
             }
         case let error as DecoderError:

@@ -302,6 +302,48 @@ import Testing
         #expect(throws: FeedError.badEncoding) { try parser.parse(bytes) }
     }
 
+    /// A control character where libxml2 cannot recover from it (an attribute, a CDATA section)
+    /// stops the document there: said as such, with its line, not as a feed that ends early.
+    @Test(arguments: [
+        rssWithIllegalCharacter(#"<enclosure url="https://x/a\#u{1}b.mp3"/>"#),
+        rssWithIllegalCharacter("<description><![CDATA[a\u{1}b]]></description>"),
+    ])
+    func anIllegalCharacterIsSaidWithItsLine(feed: String) {
+        #expect(throws: FeedError.illegalCharacter(line: 3)) { try parse(feed) }
+    }
+
+    static func rssWithIllegalCharacter(_ inside: String) -> String {
+        "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel><title>Show</title>\n<item>\(inside)</item>\n</channel></rss>\n"
+    }
+
+    @Test func theWordsForAnIllegalCharacterNameTheDocument() {
+        #expect(
+            FeedError.illegalCharacter(line: 3).description
+                == "not read: the feed has an illegal character at line 3 (XML allows no control characters but tab, "
+                + "newline and carriage return)")
+    }
+
+    @Test func aFeedCutOffAfterAnIllegalCharacterLibxml2ReadPastEndsEarly() throws {
+        let full = rss(
+            "<item><title>a\u{1}b</title></item>\n"
+                + (1...20).map { "<item><title>E\($0)</title><enclosure url=\"https://x/\($0).mp3\"/></item>" }
+                .joined(separator: "\n"))
+        let cut = String(full.prefix(full.count * 3 / 4))
+        let error = #expect(throws: FeedError.self) { try parse(cut) }
+        guard case .truncated = error else {
+            Issue.record("expected truncated, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func bytesThatAreNotUTF8InACDATASectionAreNotAnIllegalCharacter() {
+        let parts = Self.rssWithIllegalCharacter("<description><![CDATA[a\u{1}b]]></description>")
+            .split(separator: "\u{1}")
+        let bytes = Array(parts[0].utf8) + [0xFF] + Array(parts[1].utf8)
+        let error = #expect(throws: FeedError.self) { try parser.parse(bytes) }
+        if case .illegalCharacter = error { Issue.record("a byte that does not decode taken for an illegal character") }
+    }
+
     @Test func aTruncatedFeedIsAnErrorNotAShorterFeed() throws {
         let full = rss(
             (1...20).map { "<item><title>E\($0)</title><enclosure url=\"https://x/\($0).mp3\"/></item>" }.joined())

@@ -224,6 +224,23 @@ import Testing
         try w.expectNothingStored()
     }
 
+    @Test func aFeedWithAnIllegalCharacterSaysSoWithItsLine() throws {
+        let w = try World()
+        var item = w.item(1)
+        item.url = "https://media.example.com/a\u{1}b.mp3"
+        let url = try w.serve("feed.xml", Self.rss(title: "Controls", items: [item]))
+        let result = try w.t.run(["fetch", url])
+        #expect(result.status == 65, "\(result)")
+        let line = try #require(
+            Self.rss(title: "Controls", items: [item]).split(separator: "\n", omittingEmptySubsequences: false)
+                .firstIndex { $0.contains("\u{1}") })
+        #expect(
+            result.stderr
+                == "podcli: \(url): not read: the feed has an illegal character at line \(line + 1) (XML allows no "
+                + "control characters but tab, newline and carriage return)\n")
+        try w.expectNothingStored()
+    }
+
     @Test func libxml2sOwnMessagesNeverReachTheTerminal() throws {
         let t = try CLITestCase()
         var bytes = Data(#"<?xml version="1.0" encoding="Shift_JIS"?><rss><channel><title>"#.utf8)
@@ -568,6 +585,16 @@ import Testing
     @Test(arguments: [
         ("", "the file is empty"),
         ("<rss><channel><title>T</title></channel></rss>", "not an OPML subscription list (the document is <rss>)"),
+        (
+            "<opml version=\"2.0\"><body>\n<outline text=\"A\" xmlUrl=\"http://127.0.0.1:9/a\"/>\n",
+            "the OPML file ends early (cut off at line 2)"
+        ),
+        (
+            "<opml version=\"2.0\"><body>\n<outline text=\"A\u{1}\" xmlUrl=\"http://127.0.0.1:9/a\"/>\n</body></opml>\n",
+            "not read: the OPML file has an illegal character at line 2 (XML allows no control characters but tab, "
+                + "newline and carriage return)"
+        ),
+        ("i am not xml", "not an OPML subscription list: not XML (line 1: Document is empty)"),
     ])
     func importSaysWhatIsWrongWithAFileThatIsNotOPML(content: String, message: String) throws {
         let t = try CLITestCase()

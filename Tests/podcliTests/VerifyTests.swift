@@ -29,15 +29,30 @@ import Testing
         #expect(
             check.stdout == """
                 #1 episodes/\(uuid)/kept.mp3: mode 0666, recorded 0600
-                Verified 1 file: 1 differ
+                Verified 1 file: 1 differs
 
                 """)
-        #expect(check.stderr == "podcli: 1 file differ from the record; 'podcli verify --repair' can fix them\n")
+        #expect(check.stderr == "podcli: 1 file differs from the record; 'podcli verify --repair' can fix them\n")
         let repair = try t.run(["verify", "--repair"])
         #expect(repair.status == 0, "\(repair)")
         #expect(repair.stdout.contains("#1 episodes/\(uuid)/kept.mp3: repaired"))
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
         #expect(try t.run(["verify"]).status == 0)
+    }
+
+    @Test func twoChangedFilesAreCountedInThePlural() throws {
+        let t = try CLITestCase()
+        var paths: [String] = []
+        for name in ["one.mp3", "two.mp3"] {
+            let (url, _) = try t.source(name)
+            #expect(try t.run(["fetch", url]).status == 0)
+            paths.append(try t.show("\(paths.count + 1)")["path"] as! String)
+        }
+        for path in paths { chmod(path, 0o644) }
+        let check = try t.run(["verify"])
+        #expect(check.status == 1)
+        #expect(check.stdout.hasSuffix("Verified 2 files: 2 differ\n"), "\(check)")
+        #expect(check.stderr == "podcli: 2 files differ from the record; 'podcli verify --repair' can fix them\n")
     }
 
     @Test func corruptAndMissingFilesAreDownloadedAgain() throws {

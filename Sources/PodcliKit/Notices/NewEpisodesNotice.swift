@@ -71,7 +71,7 @@ public enum NewEpisodesNotice {
                 DesktopNotification.Action(key: "play", label: episodes.count == 1 ? "Play" : "Play newest"),
             ] : []
         return DesktopNotification(
-            appName: "podcli", summary: episodes.count == 1 ? "1 new episode" : "\(episodes.count) new episodes",
+            appName: "podcli", summary: Formatting.count(episodes.count, "new episode"),
             body: lines.joined(separator: "\n"), actions: actions)
     }
 

@@ -1,3 +1,5 @@
+import Strings
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -49,10 +51,8 @@ public enum Formatting {
         text + String(repeating: " ", count: max(0, width - text.count))
     }
 
-    /// (1, "episode") → "1 episode", (3, "episode") → "3 episodes".
-    public static func count(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
-    }
+    /// (1, "episode") → "1 episode", (3, "episode") → "3 episodes" (`Counted`'s rule).
+    public static func count(_ count: Int, _ noun: String) -> String { Counted.noun(count, noun) }
 
     /// Unix seconds → "2024-03-13" (local time).
     public static func day(_ seconds: Int) -> String {

@@ -72,7 +72,7 @@ extension Import {
         switch error {
         case .empty: return "the file is empty"
         case .notAFeed(let root): return "not an OPML subscription list (the document is <\(root)>)"
-        case .notXML, .truncated, .textTooLong, .badEncoding, .unreadable: return "not an OPML subscription list: \(error)"
+        default: return error.description(of: "the OPML file", readAs: "an OPML subscription list")
         }
     }
 }

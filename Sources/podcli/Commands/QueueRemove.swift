@@ -1,6 +1,7 @@
 import Arguments
 import EpisodeStore
 import PodcliKit
+import Strings
 
 /// `podcli queue rm ID...`: takes episodes out of the queue; they stay in the library.
 enum QueueRemove: Command {
@@ -23,7 +24,7 @@ enum QueueRemove: Command {
             }
         }
         guard notQueued.isEmpty else {
-            let verb = notQueued.count == 1 ? "is" : "are"
+            let verb = Counted.agreeing(with: notQueued.count, "is", "are")
             throw CommandFailure(
                 description: "\(notQueued.joined(separator: ", ")) \(verb) not in the queue (see 'podcli queue ls')",
                 exitCode: .notFound)

@@ -1,6 +1,7 @@
 import Arguments
 import EpisodeStore
 import PodcliKit
+import Strings
 
 /// `podcli verify [ID] [--repair] [--json]`: compares downloaded files with their records.
 enum Verify: Command {
@@ -46,11 +47,14 @@ enum Verify: Command {
         } else {
             output.print(
                 "Verified \(Formatting.count(checks.count, "file")): "
-                    + (unresolved == 0 ? "all match their records" : "\(unresolved) differ"))
+                    + (unresolved == 0
+                        ? "all match their records"
+                        : "\(unresolved) " + Counted.agreeing(with: unresolved, "differs", "differ")))
         }
         if unresolved > 0 {
             throw CommandFailure(
-                description: "\(Formatting.count(unresolved, "file")) differ from the record"
+                description: Formatting.count(unresolved, "file") + " "
+                    + Counted.agreeing(with: unresolved, "differs", "differ") + " from the record"
                     + (arguments[repair] ? " and could not be repaired" : "; 'podcli verify --repair' can fix them"),
                 exitCode: .drift)
         }
