@@ -23,3 +23,4 @@ CURLcode ccurl_setopt_xferinfo(CURL *h, ccurl_xferinfo_cb cb, void *ud) {
 }
 
 CURLcode ccurl_getinfo_str(CURL *h, CURLINFO i, const char **out) { return curl_easy_getinfo(h, i, out); }
+CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *out) { return curl_easy_getinfo(h, i, out); }

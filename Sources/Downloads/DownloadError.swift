@@ -18,6 +18,9 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case retryTooLate(url: String, seconds: Int)
     /// The connection failed, after any retries: libcurl's code and its own words.
     case network(code: Int32, message: String, url: String, attempts: Int)
+    /// The host could not be reached at all (refused, no such name, no route): not retried, and
+    /// not tried again in the same run.
+    case unreachable(url: String, host: UnreachableHost)
     /// The body is not audio; nothing was kept.
     case notAudio(url: String, reason: String)
     /// The body is audio that cannot be played (cut short, no audio track, encrypted, a codec
@@ -55,6 +58,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(url) is busy and asks to retry in \(seconds) s; try again later"
         case .network(_, let message, let url, let attempts):
             return "could not download \(url): \(message)" + Self.tries(attempts)
+        case .unreachable(let url, let host):
+            return "could not download \(url): \(host)"
         case .notAudio(let url, let reason):
             return "\(url) is not audio (\(reason)); nothing was kept"
         case .unplayable(let url, let reason):
@@ -103,6 +108,12 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .storage(_, let code): return code == ENOSPC || code == EDQUOT || code == EFBIG
         default: return false
         }
+    }
+
+    /// The host that could not be reached, when that is what stopped the transfer.
+    public var unreachableHost: UnreachableHost? {
+        if case .unreachable(_, let host) = self { return host }
+        return nil
     }
 
     private static func tries(_ attempts: Int) -> String {

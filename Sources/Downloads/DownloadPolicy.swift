@@ -20,6 +20,9 @@ public struct DownloadPolicy: Sendable {
     public var userAgent: String
     /// Shared by every download of a run that must stay under a rate (`--limit-rate`).
     public var rateLimiter: RateLimiter?
+    /// Shared by every transfer of a run: a host that refused a connection or whose name did not
+    /// resolve is not tried again in the run (nil: every transfer tries for itself).
+    public var unreachableHosts: UnreachableHosts?
 
     public init(userAgent: String) { self.userAgent = userAgent }
 

@@ -1,6 +1,10 @@
 import CCurl
 import Threads
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One libcurl easy handle, owned and cleaned up by this object, set up for podcli's rules:
 /// only http and https (also after a redirect), TLS verified, bounded redirects, connect and
 /// low-speed timeouts, podcli's User-Agent. It performs one HTTP exchange at a time and hands
@@ -18,6 +22,8 @@ final class Transfer {
     private let stop: StopEvent?
     /// The first option libcurl refused when the handle was set up, if any.
     private var refused: (option: String, code: CURLcode)?
+    /// The run's hosts found unreachable: not tried again, and added to.
+    private let unreachableHosts: UnreachableHosts?
 
     /// What libcurl said about one exchange.
     struct Result {
@@ -29,6 +35,8 @@ final class Transfer {
         let redirectURL: String?
         /// Ended by the stop event, not by the server.
         var stopped = false
+        /// The host could not be reached (now, or earlier in the run).
+        var unreachable: UnreachableHost?
     }
 
     init(policy: DownloadPolicy, stop: StopEvent? = nil) {
@@ -39,6 +47,7 @@ final class Transfer {
         self.handle = handle
         self.multi = multi
         self.stop = stop
+        unreachableHosts = policy.unreachableHosts
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         // Every option is one of podcli's rules (http/https only, TLS verified, ...): a libcurl
@@ -84,6 +93,11 @@ final class Transfer {
 
     /// Performs one exchange, handing headers, body and progress to `sink`.
     func perform(_ exchange: Exchange, sink: any TransferSink) -> Result {
+        if let known = unreachableHosts?.failure(for: exchange.url) {
+            return Result(
+                code: CURLE_COULDNT_CONNECT, message: known.description, effectiveURL: exchange.url, redirectURL: nil,
+                unreachable: known)
+        }
         errorBuffer[0] = 0
         var headers: UnsafeMutablePointer<curl_slist>?
         for line in exchange.headers { headers = curl_slist_append(headers, line) }
@@ -109,9 +123,27 @@ final class Transfer {
         let message =
             stopped
             ? "stopped" : errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let unreachable = stopped ? nil : unreachableHost(after: code)
+        if let unreachable { unreachableHosts?.remember(unreachable) }
         return Result(
             code: code, message: message, effectiveURL: effectiveURL, redirectURL: string(CURLINFO_REDIRECT_URL),
-            stopped: stopped)
+            stopped: stopped, unreachable: unreachable)
+    }
+
+    /// The host of the last request, when `code` says it could not be reached at all. After a
+    /// redirect that is the host redirected to (libcurl's effective URL is the one it tried).
+    private func unreachableHost(after code: CURLcode) -> UnreachableHost? {
+        guard code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST,
+            let name = UnreachableHost.name(of: effectiveURL)
+        else { return nil }
+        guard code == CURLE_COULDNT_CONNECT else { return UnreachableHost(name: name, reason: .notFound) }
+        var osErrno = 0
+        _ = ccurl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osErrno)
+        switch Int32(osErrno) {
+        case ECONNREFUSED: return UnreachableHost(name: name, reason: .refused)
+        case 0: return UnreachableHost(name: name, reason: .other(String(cString: curl_easy_strerror(code))))
+        default: return UnreachableHost(name: name, reason: .other(String(cString: strerror(Int32(osErrno)))))
+        }
     }
 
     /// The exchange on the multi handle, as curl's multi-single example runs it: perform, then

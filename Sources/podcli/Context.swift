@@ -37,15 +37,23 @@ final class Context {
         return library
     }
 
-    /// podcli's download policy.
+    /// podcli's download policy (a player's, which may stay open for hours).
     let downloadPolicy = DownloadPolicy(userAgent: "podcli/\(Podcli.version)")
 
+    /// The download policy of a command that is one run (`fetch`, `refresh`, `import`, `sync`,
+    /// `verify`): a host found unreachable is not tried again by the command's later transfers.
+    lazy var runPolicy: DownloadPolicy = {
+        var policy = downloadPolicy
+        policy.unreachableHosts = UnreachableHosts()
+        return policy
+    }()
+
     /// A downloader with podcli's policy.
-    func downloader() -> Downloader { Downloader(policy: downloadPolicy) }
+    func downloader() -> Downloader { Downloader(policy: runPolicy) }
 
     /// The download policy, but fewer attempts: a feed is fetched again soon.
     var feedFetcherPolicy: DownloadPolicy {
-        var policy = downloadPolicy
+        var policy = runPolicy
         policy.maxAttempts = 3
         return policy
     }

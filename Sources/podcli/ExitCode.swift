@@ -34,7 +34,8 @@ enum ExitCode: Int32, CaseIterable {
             case .invalidURL: self = .usage
             case .notAudio, .unplayable, .feedTooLarge, .tooLarge, .tooLong: self = .badContent
             case .storage, .lowDiskSpace: self = .storage
-            case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .incomplete, .stopped:
+            case .redirectRefused, .tooManyRedirects, .http, .retryTooLate, .network, .unreachable, .incomplete,
+                .stopped:
                 self = .unavailable
             }
         case let error as StoreError:
@@ -82,9 +83,15 @@ enum ExitCode: Int32, CaseIterable {
             case .positionNotSaved(_, _, _, let reason): self = ExitCode(for: reason)
             }
         case let failure as CommandFailure: self = failure.exitCode
+        case let told as AlreadyTold: self = told.exitCode
         default: self = .storage
         }
     }
+}
+
+/// A failure whose lines the command has printed already: only its exit code is left.
+struct AlreadyTold: Error {
+    let exitCode: ExitCode
 }
 
 /// A failure a command reports itself, with its own message and exit code.

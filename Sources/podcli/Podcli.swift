@@ -66,6 +66,8 @@ enum Podcli {
             return ExitCode.success.rawValue
         } catch let stop as TerminatedBySignal {
             return 128 + stop.number
+        } catch let told as AlreadyTold {
+            return told.exitCode.rawValue
         } catch let error as UsageError {
             let message = invocation.map { parser.usageFailure(error, for: $0).message } ?? "podcli: \(error)"
             Output.write(message + "\n", to: STDERR_FILENO)

@@ -16,5 +16,6 @@ CURLcode ccurl_setopt_write(CURL *handle, ccurl_data_cb callback, void *userdata
 CURLcode ccurl_setopt_header(CURL *handle, ccurl_data_cb callback, void *userdata);
 CURLcode ccurl_setopt_xferinfo(CURL *handle, ccurl_xferinfo_cb callback, void *userdata);
 CURLcode ccurl_getinfo_str(CURL *handle, CURLINFO info, const char **out);
+CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *out);
 
 #endif

@@ -84,7 +84,8 @@ public struct EpisodeFetcher {
                 // Stopped by whoever asked (a player that quit): nothing downloads it now, so it
                 // is not left `downloading`; its partial file stays for the next fetch or play.
                 try? library.recordInterruption("\(error)", of: episode, cutShort: false)
-            } else if error.isOutOfSpace {
+            } else if error.isOutOfSpace || error.unreachableHost != nil {
+                // The disk's or the network's failure, not the episode's: no backoff.
                 try? library.recordInterruption("\(error)", of: episode)
             } else {
                 try? library.recordFailure("\(error)", of: episode)

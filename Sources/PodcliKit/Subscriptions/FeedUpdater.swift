@@ -84,7 +84,9 @@ public struct FeedUpdater {
     }
 
     /// Fetches a subscribed feed with its validators and records what changed. A failure is
-    /// recorded on the feed (shown by `podcli feeds`) and rethrown, unless the feed is gone.
+    /// recorded on the feed (shown by `podcli feeds`) and rethrown, unless the feed is gone or its
+    /// host could not be reached: an outage is not the feed's fault, and counting it would put
+    /// every feed into backoff.
     public func refresh(_ feed: Feed) throws -> Outcome {
         try refresh(feed) { try Self.fetch(Self.refreshRequest(for: feed), with: fetcher) }
     }
@@ -106,7 +108,9 @@ public struct FeedUpdater {
         } catch {
             // Whatever went wrong, a feed unsubscribed meanwhile is no failure of its own.
             if case .some(.none) = try? library.feed(id: feed.id) { return .unsubscribed(feed) }
-            if !(error is StoreError) { try? library.record(.failed("\(error)"), for: feed) }
+            if !(error is StoreError), error.unreachableHost == nil {
+                try? library.record(.failed("\(error)"), for: feed)
+            }
             throw error
         }
     }

@@ -77,6 +77,7 @@ public final class Synchronizer: Sendable {
         report.withLock { $0.unwritten = unwritten }
         download(plan.downloads)
         reportUnwritten()
+        reportUnreached()
         // Only now, with the downloads recorded: what they pushed past a feed's `keep`.
         let surplus = SyncPlan.surplus(of: try library.episodeStatuses()) { [config] id in
             policies[id] ?? config.policy
@@ -105,12 +106,19 @@ public final class Synchronizer: Sendable {
 
     private func refresh(_ feed: Feed, with updater: Result<FeedUpdater, Error>) {
         do {
-            guard case .refreshed(_, let summary) = try updater.get().refresh(feed) else { return }
+            let outcome = try updater.get().refresh(feed)
+            report.withLock { $0.reachedAServer = true }
+            guard case .refreshed(_, let summary) = outcome else { return }
             let count = summary.newEpisodeIDs.count
             report.withLock { $0.newEpisodes += count }
             if count > 0 { progress.result("#\(feed.id) \(feed.title): \(count) new") }
+        } catch where report.withLock({ $0.unreached.add(error, noun: "feed", verb: "not refreshed") }) {
+            return  // told once for all (`reportUnreached`)
         } catch {
-            report.withLock { $0.feedsFailed += 1 }
+            report.withLock {
+                $0.feedsFailed += 1
+                $0.reachedAServer = true
+            }
             fail("#\(feed.id) \(feed.title)", "\(error)", cause: error)
         }
     }
@@ -188,6 +196,7 @@ public final class Synchronizer: Sendable {
             }
             let file = try fetcher.fetch(episode)
             progress.downloadEnded(download.id)
+            report.withLock { $0.reachedAServer = true }
             let downloaded = SyncReport.Downloaded(
                 id: episode.id, title: episode.title, podcast: try episode.feedID.flatMap(library.feed(id:))?.title,
                 sortDate: episode.sortDate, bytes: file.size)
@@ -202,8 +211,11 @@ public final class Synchronizer: Sendable {
                 $0.diskFull = $0.diskFull ?? "\(error)"
                 $0.unwritten.append(Unwritten(subject: subject, reason: "\(error)"))
             }
+        } catch where report.withLock({ $0.unreached.add(error, noun: "episode", verb: "not downloaded") }) {
+            progress.downloadEnded(download.id)  // told once for all (`reportUnreached`)
         } catch {
             progress.downloadEnded(download.id)
+            report.withLock { $0.reachedAServer = true }
             fail(subject, "\(error)", cause: error)
         }
     }
@@ -216,10 +228,19 @@ public final class Synchronizer: Sendable {
         fail(subject, "not downloaded: \(first.reason)", cause: PodcliError.outOfSpace(reason: first.reason))
     }
 
+    /// One failure line for every feed and download whose host could not be reached: an outage
+    /// is the network's, not each feed's, and nothing was recorded against them.
+    private func reportUnreached() {
+        let (unreached, reached) = report.withLock { ($0.unreached, $0.reachedAServer) }
+        guard let cause = unreached.cause else { return }
+        fail(nil, unreached.line(nothingReached: !reached), cause: cause)
+    }
+
     /// Reports a failure at once (cron mails stderr) and counts it.
-    private func fail(_ subject: String, _ message: String, cause: any Error) {
-        progress.failure("\(subject): \(message)")
-        report.withLock { $0.failures.append(SyncReport.Failure(subject: subject, message: message, cause: cause)) }
+    private func fail(_ subject: String?, _ message: String, cause: any Error) {
+        let failure = SyncReport.Failure(subject: subject, message: message, cause: cause)
+        progress.failure(failure.line)
+        report.withLock { $0.failures.append(failure) }
     }
 }
 
@@ -240,10 +261,14 @@ public struct SyncReport: Sendable {
     }
 
     public struct Failure: Sendable {
-        public let subject: String
+        /// What failed ("#3 Show"); nil for a failure of many (the network's).
+        public let subject: String?
         public let message: String
         /// What failed: the executable's exit code follows it.
         public let cause: any Error & Sendable
+
+        /// "#3 Show: server answered 404 Not Found for …", as it is told and logged.
+        public var line: String { subject.map { "\($0): \(message)" } ?? message }
     }
 
     public var feedsChecked = 0
@@ -263,12 +288,16 @@ public struct SyncReport: Sendable {
     public var unwritten: [Unwritten] = []
     /// Why the disk took no more, once a download found it full.
     public var diskFull: String?
+    /// Feeds and downloads whose host could not be reached.
+    public var unreached = Unreached()
+    /// Whether any feed or download got as far as a server (else the network is down).
+    public var reachedAServer = false
 
     /// "12 feeds (1 failed), 3 new, 2 downloaded (41.0 MiB), 1 deleted (9.5 MiB), 2 skipped by
     /// policy, 1 feed backing off".
     public var summary: String {
         var parts = [
-            Formatting.count(feedsChecked, "feed") + (feedsFailed > 0 ? " (\(feedsFailed) failed)" : ""),
+            Formatting.count(feedsChecked, "feed") + feedTrouble,
             "\(newEpisodes) new",
             "\(downloaded.count) downloaded" + (downloaded.isEmpty ? "" : " (\(Formatting.bytes(downloadedBytes)))"),
             "\(deleted) deleted" + (deleted == 0 ? "" : " (\(Formatting.bytes(deletedBytes)))"),
@@ -277,9 +306,16 @@ public struct SyncReport: Sendable {
         if backingOff > 0 { parts.append(Formatting.count(backingOff, "feed") + " backing off") }
         if waiting > 0 { parts.append(Formatting.count(waiting, "download") + " backing off") }
         if !unwritten.isEmpty { parts.append("\(unwritten.count) not downloaded for want of disk space") }
-        let downloadFailures = failures.count - feedsFailed - (unwritten.isEmpty ? 0 : 1)
+        let downloadFailures = failures.count - feedsFailed - (unwritten.isEmpty ? 0 : 1) - (unreached.isEmpty ? 0 : 1)
         if downloadFailures > 0 { parts.append(Formatting.count(downloadFailures, "download") + " failed") }
         return parts.joined(separator: ", ")
+    }
+
+    /// " (2 failed, 1 not reached)", or nothing.
+    private var feedTrouble: String {
+        let unreachedFeeds = unreached.count(of: "feed")
+        let parts = [(feedsFailed, "failed"), (unreachedFeeds, "not reached")].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 
     public var downloadedBytes: Int { downloaded.reduce(0) { $0 + $1.bytes } }

@@ -21,7 +21,8 @@ enum Download: Command {
             try library.episode(matching: reference)
         }
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
-        try Reported.forEach(episodes, noun: "episode", output: context.output, name: { "#\($0.id) \($0.title)" }) { episode in
+        try Reported.forEach(
+            episodes, noun: "episode", undone: "not downloaded", output: context.output, name: { "#\($0.id) \($0.title)" }) { episode in
             try Fetch.download(episode, with: fetcher, library: library, output: context.output)
         }
     }

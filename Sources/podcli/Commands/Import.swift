@@ -34,11 +34,7 @@ enum Import: Command {
                 "Subscribed to \(Formatting.count(reporter.subscribed, "feed")), refreshed \(reporter.refreshed)")
         }
         try importer.run(outlines.map(\.url), reporter: reporter)
-        if let first = reporter.failures.first {
-            throw CommandFailure(
-                description: "\(Formatting.count(reporter.failures.count, "feed")) of \(outlines.count) failed",
-                exitCode: ExitCode(for: first))
-        }
+        try reporter.failures.conclude(of: outlines.count, output: context.output)
     }
 
     /// Each failure on a line of its own as it happens (as `Reported.forEach` tells them); what
@@ -47,11 +43,12 @@ enum Import: Command {
         let output: Output
         var subscribed = 0
         var refreshed = 0
-        var failures: [any Error] = []
+        var failures = Reported.Failures(noun: "feed", undone: "not imported")
 
         init(output: Output) { self.output = output }
 
         func recorded(_ url: String, _ outcome: FeedUpdater.Outcome) {
+            failures.reachedAServer = true
             switch outcome {
             case .subscribed: subscribed += 1
             case .unsubscribed: break  // by another podcli meanwhile
@@ -60,8 +57,7 @@ enum Import: Command {
         }
 
         func failed(_ url: String, _ error: any Error) {
-            output.error("\(url): \(error)")
-            failures.append(error)
+            failures.add(error, output: output) { "\(url): \(error)" }
         }
     }
 }

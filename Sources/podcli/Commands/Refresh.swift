@@ -19,7 +19,7 @@ enum Refresh: Command {
             library: library, fetcher: context.feedFetcher(), protection: try context.config().protection)
         var newEpisodes = 0
         defer { context.output.print("Checked \(Formatting.count(feeds.count, "feed")): \(newEpisodes) new") }
-        try Reported.forEach(feeds, output: context.output, name: { "#\($0.id) \($0.title)" }) { feed in
+        try Reported.forEach(feeds, undone: "not refreshed", output: context.output, name: { "#\($0.id) \($0.title)" }) { feed in
             guard case .refreshed(_, let summary) = try updater.refresh(feed), !summary.newEpisodeIDs.isEmpty else {
                 return
             }

@@ -42,7 +42,7 @@ enum Sync: Command {
         try log.check()
         let started = DispatchTime.now().uptimeNanoseconds
         let synchronizer = Synchronizer(
-            libraryDirectory: library.directory, config: config, downloadPolicy: context.downloadPolicy,
+            libraryDirectory: library.directory, config: config, downloadPolicy: context.runPolicy,
             feedPolicy: context.feedFetcherPolicy, reporter: SyncProgress(output: context.output))
         let report = try withExtendedLifetime(lock) { try synchronizer.run(library) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -51,12 +51,13 @@ enum Sync: Command {
         context.output.print("Synced " + summary)
         log.append(
             ["\(Formatting.time(Int(Date().timeIntervalSince1970))) sync: \(summary)"]
-                + report.failures.map { "  failed: \($0.subject): \($0.message)" })
+                + report.failures.map { "  failed: \($0.line)" })
         NewEpisodesNotice.post(report.newestFirst, environment: context.environment, helpers: Helpers(context: context))
-        if let first = report.failures.first {
-            throw CommandFailure(
-                description: "sync: " + Formatting.count(report.failures.count, "failure") + " (see above)",
-                exitCode: ExitCode(for: first.cause))
-        }
+        guard let first = report.failures.first else { return }
+        // One failure is told by its own line (a laptop with no network: one line in all).
+        guard report.failures.count > 1 else { throw AlreadyTold(exitCode: ExitCode(for: first.cause)) }
+        throw CommandFailure(
+            description: "sync: " + Formatting.count(report.failures.count, "failure") + " (see above)",
+            exitCode: ExitCode(for: first.cause))
     }
 }
