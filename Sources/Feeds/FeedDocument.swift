@@ -18,10 +18,28 @@ public struct FeedDocument: Sendable, Equatable, Encodable {
     public var items: [FeedItem] = []
     /// Items skipped because they had no enclosure.
     public var itemsWithoutEnclosure = 0
+    /// Items skipped because no enclosure of theirs is at an http or https URL (`ftp:`,
+    /// `data:`), and the first such URL (its start), for a note.
+    public private(set) var itemsWithUnusableEnclosure = 0
+    public private(set) var firstUnusableEnclosure: String?
     /// Mistakes the XML reader recovered from (line and message), for `podcli inspect`.
     public var warnings: [String] = []
 
     public init() {}
+
+    mutating func skipUnusableEnclosure(_ url: String) {
+        itemsWithUnusableEnclosure += 1
+        // A `data:` URL may hold a whole file: its start says what it is.
+        if firstUnusableEnclosure == nil { firstUnusableEnclosure = url.count > 80 ? String(url.prefix(80)) + "…" : url }
+    }
+
+    /// "skipped 2 items whose audio is not at an http or https URL (the first: ftp://…)", or nil.
+    public var unusableEnclosureNote: String? {
+        guard let firstUnusableEnclosure else { return nil }
+        let items = itemsWithUnusableEnclosure == 1 ? "1 item" : "\(itemsWithUnusableEnclosure) items"
+        return "skipped \(items) whose audio is not at an http or https URL "
+            + (itemsWithUnusableEnclosure == 1 ? "(\(firstUnusableEnclosure))" : "(the first: \(firstUnusableEnclosure))")
+    }
 }
 
 public struct FeedItem: Sendable, Equatable, Encodable {

@@ -233,8 +233,11 @@ private struct DocumentBuilder {
             self.capture = nil
         }
         if stack.removeLast() == .item, let draft = item.take() {
+            let unusable = draft.firstUnusableEnclosure
             if let episode = draft.build() {
                 document.items.append(episode)
+            } else if let unusable {
+                document.skipUnusableEnclosure(unusable)
             } else {
                 document.itemsWithoutEnclosure += 1
             }
@@ -357,9 +360,10 @@ private struct DocumentBuilder {
         item?.chapters.append(chapter)
     }
 
-    /// An absolute URL for a (trimmed) URL found in the feed, resolved against the feed's URL.
+    /// An absolute URL for a (trimmed) URL found in the feed, resolved against the feed's URL,
+    /// with the characters a URL cannot hold (a space in a file name) encoded.
     private func resolve(_ url: String?) -> String? {
-        guard let url, !url.isEmpty else { return nil }
+        guard let url = url.map(URLRepair.encodingIllegalCharacters), !url.isEmpty else { return nil }
         if isAbsoluteHTTP(url.utf8) { return url }
         return URL(string: url, relativeTo: base)?.absoluteString ?? url
     }
@@ -471,10 +475,17 @@ private struct ItemDraft {
         return item
     }
 
-    /// The first audio enclosure, else the first of any type; ones without a URL do not count.
+    /// The first enclosure whose URL podcli cannot fetch (`ftp:`, `data:`), when no other is
+    /// usable: what a note about the skipped item names.
+    var firstUnusableEnclosure: String? {
+        (enclosures + mediaContents).first { !$0.url.isEmpty && !$0.isFetchable }?.url
+    }
+
+    /// The first audio enclosure, else the first of any type; ones without an http or https URL
+    /// do not count.
     private static func pick(_ candidates: [Enclosure]) -> Enclosure? {
         var firstUsable: Enclosure?
-        for candidate in candidates where !candidate.url.isEmpty {
+        for candidate in candidates where candidate.isFetchable {
             if candidate.type?.hasPrefix("audio/") == true { return candidate }
             if firstUsable == nil { firstUsable = candidate }
         }
@@ -486,6 +497,11 @@ private struct ItemDraft {
         let last = path.split(separator: "/").last.map(String.init) ?? ""
         return last.removingPercentEscapes() ?? last
     }
+}
+
+extension Enclosure {
+    /// An absolute http or https URL with a host: what podcli downloads.
+    var isFetchable: Bool { isAbsoluteHTTP(url.utf8) && URLComponents(string: url)?.host?.isEmpty == false }
 }
 
 private func isAbsoluteHTTP(_ utf8: String.UTF8View) -> Bool {

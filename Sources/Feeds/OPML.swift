@@ -84,7 +84,9 @@ private final class OutlineReader: XMLStreamDelegate {
     func startElement(_ name: XMLName, attributes: XMLAttributes) {
         let local = name.local
         if rootName == nil { rootName = local }
-        guard local == "outline", let url = attributes["xmlUrl"] ?? attributes["xmlurl"] ?? attributes["url"],
+        guard local == "outline",
+            let url = (attributes["xmlUrl"] ?? attributes["xmlurl"] ?? attributes["url"]).map(
+                URLRepair.encodingIllegalCharacters),
             !url.isEmpty, seen.insert(url).inserted
         else { return }
         let title = (attributes["title"] ?? attributes["text"]).map(collapsingWhitespace).flatMap(nonEmpty)

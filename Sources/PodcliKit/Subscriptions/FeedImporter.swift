@@ -10,6 +10,12 @@ public protocol ImportReporter {
     func recorded(_ url: String, _ outcome: FeedUpdater.Outcome)
     /// `url` failed and changed nothing but its own failure count (a subscription's).
     func failed(_ url: String, _ error: any Error)
+    /// `url`'s document had something left out (`FeedUpdater.Fetched.note`).
+    func noted(_ url: String, _ note: String)
+}
+
+extension ImportReporter {
+    public func noted(_ url: String, _ note: String) {}
 }
 
 /// Subscribes to many feeds at once (`podcli import`): each is fetched and read on a thread of its
@@ -78,6 +84,7 @@ public struct FeedImporter {
         try WriteBatch.run(library, limits: limits) { batch in
             for (url, target) in zip(urls, targets) {
                 guard let fetched = try reader.next(beforeWaiting: batch.commit) else { return }
+                if case .success(let document) = fetched, let note = document.note { reporter.noted(url, note) }
                 // A feed's own failure is its savepoint's result, so what `refresh` records of
                 // it (the failure count) is kept; the library's rolls the savepoint back.
                 let outcome = try batch.write {

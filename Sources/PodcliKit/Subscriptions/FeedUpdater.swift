@@ -39,6 +39,13 @@ public struct FeedUpdater {
         case document(FeedDocument, [EpisodeMetadata], FeedFetchInfo)
         case notModified(FeedFetchInfo)
         case audio
+
+        /// What the reader left out: a bad URL inside a document is the document's problem, not
+        /// the command's, so the rest is recorded and this is told beside it.
+        public var note: String? {
+            guard case .document(let document, _, _) = self else { return nil }
+            return document.unusableEnclosureNote
+        }
     }
 
     /// Fetches and reads a feed, recording nothing: this needs only a fetcher, so it may run on a
@@ -86,9 +93,14 @@ public struct FeedUpdater {
     /// Fetches a subscribed feed with its validators and records what changed. A failure is
     /// recorded on the feed (shown by `podcli feeds`) and rethrown, unless the feed is gone or its
     /// host could not be reached: an outage is not the feed's fault, and counting it would put
-    /// every feed into backoff.
-    public func refresh(_ feed: Feed) throws -> Outcome {
-        try refresh(feed) { try Self.fetch(Self.refreshRequest(for: feed), with: fetcher) }
+    /// every feed into backoff. `note` is told what the document's reader skipped (items whose
+    /// audio is at an `ftp:` URL).
+    public func refresh(_ feed: Feed, note: (String) -> Void = { _ in }) throws -> Outcome {
+        try refresh(feed) {
+            let fetched = try Self.fetch(Self.refreshRequest(for: feed), with: fetcher)
+            fetched.note.map(note)
+            return fetched
+        }
     }
 
     /// Records what `fetched` gives (a `fetch` of `refreshRequest(for: feed)`), as `refresh`.

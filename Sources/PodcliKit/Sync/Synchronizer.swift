@@ -106,7 +106,7 @@ public final class Synchronizer: Sendable {
 
     private func refresh(_ feed: Feed, with updater: Result<FeedUpdater, Error>) {
         do {
-            let outcome = try updater.get().refresh(feed)
+            let outcome = try updater.get().refresh(feed) { progress.note("#\(feed.id) \(feed.title): \($0)") }
             report.withLock { $0.reachedAServer = true }
             guard case .refreshed(_, let summary) = outcome else { return }
             let count = summary.newEpisodeIDs.count

@@ -18,13 +18,14 @@ enum Import: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let path = arguments[file]!
-        let outlines: [OPMLOutline]
+        let read: [OPMLOutline]
         do {
-            outlines = try OPML.outlines(contentsOf: path)
+            read = try OPML.outlines(contentsOf: path)
         } catch {
             if case .unreadable = error { throw error }
             throw CommandFailure(description: "\(path): \(Self.describe(error))", exitCode: ExitCode(for: error))
         }
+        let outlines = try usable(read, in: path, output: context.output)
         let importer = FeedImporter(
             library: try context.library(), policy: context.feedFetcherPolicy,
             protection: try context.config().protection)
@@ -59,10 +60,30 @@ enum Import: Command {
         func failed(_ url: String, _ error: any Error) {
             failures.add(error, output: output) { "\(url): \(error)" }
         }
+
+        func noted(_ url: String, _ note: String) { output.note("\(url): \(note)") }
     }
 }
 
 extension Import {
+    /// The outlines podcli can fetch. One whose URL is not http or https (`ftp:`, `data:`) is the
+    /// file's mistake, not the command line's: skipped with a note while others are usable, and
+    /// exit 65 when none is.
+    static func usable(_ outlines: [OPMLOutline], in path: String, output: Output) throws -> [OPMLOutline] {
+        let usable = outlines.filter { FeedUpdater.isFetchable($0.url) }
+        guard let first = outlines.first(where: { !FeedUpdater.isFetchable($0.url) }) else { return outlines }
+        let shown = first.url.count > 80 ? String(first.url.prefix(80)) + "…" : first.url
+        guard !usable.isEmpty else {
+            throw CommandFailure(
+                description: "\(path): no outline has an http or https feed URL (\(shown))", exitCode: .badContent)
+        }
+        let skipped = outlines.count - usable.count
+        output.note(
+            "\(path): skipped \(Formatting.count(skipped, "outline")) whose feed URL is not http or https "
+                + (skipped == 1 ? "(\(shown))" : "(the first: \(shown))"))
+        return usable
+    }
+
     /// The OPML reader shares the feed parser's errors; say them in OPML's terms.
     static func describe(_ error: FeedError) -> String {
         switch error {

@@ -20,7 +20,8 @@ enum Refresh: Command {
         var newEpisodes = 0
         defer { context.output.print("Checked \(Formatting.count(feeds.count, "feed")): \(newEpisodes) new") }
         try Reported.forEach(feeds, undone: "not refreshed", output: context.output, name: { "#\($0.id) \($0.title)" }) { feed in
-            guard case .refreshed(_, let summary) = try updater.refresh(feed), !summary.newEpisodeIDs.isEmpty else {
+            let outcome = try updater.refresh(feed) { context.output.note("#\(feed.id) \(feed.title): \($0)") }
+            guard case .refreshed(_, let summary) = outcome, !summary.newEpisodeIDs.isEmpty else {
                 return
             }
             newEpisodes += summary.newEpisodeIDs.count
