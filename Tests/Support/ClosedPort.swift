@@ -20,7 +20,7 @@ public func closedLoopbackPort() throws -> Int {
 }
 
 /// A new TCP socket, and the address of 127.0.0.1:`port` for it.
-func loopbackSocket(port: Int) throws -> (descriptor: Int32, address: sockaddr_in) {
+public func loopbackSocket(port: Int) throws -> (descriptor: Int32, address: sockaddr_in) {
     #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else

@@ -1,0 +1,85 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Downloads
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Real libcurl: a host that refuses the connection or whose name does not resolve fails at
+/// once, without retries, and the transfers of the run that share the memory do not try it again.
+@Suite struct UnreachableHostsTests {
+    private static func policy(_ hosts: UnreachableHosts?) -> DownloadPolicy {
+        var policy = DownloadPolicy(userAgent: "podcli/test")
+        policy.baseDelay = 0.5
+        policy.unreachableHosts = hosts
+        return policy
+    }
+
+    private static func fetch(_ url: String, policy: DownloadPolicy) -> (DownloadError?, seconds: Double) {
+        let started = Date()
+        do {
+            _ = try FeedFetcher(policy: policy).fetch(FeedRequest(url: url, maxBytes: 1 << 20), into: Discard())
+            return (nil, Date().timeIntervalSince(started))
+        } catch {
+            return (error, Date().timeIntervalSince(started))
+        }
+    }
+
+    final class Discard: FeedBodySink {
+        func begin(url: String) {}
+        func receive(_ bytes: UnsafeRawBufferPointer) {}
+    }
+
+    @Test func aRefusedHostIsNotRetriedAndNotTriedAgainByTheRun() throws {
+        let port = try closedLoopbackPort()
+        let hosts = UnreachableHosts()
+        let url = "http://127.0.0.1:\(port)/feed.xml"
+        let refused = UnreachableHost(name: "127.0.0.1:\(port)", reason: .refused)
+
+        // Five attempts would wait about 0.5 + 1 + 2 + 4 s between them.
+        let (first, seconds) = Self.fetch(url, policy: Self.policy(hosts))
+        #expect(first == .unreachable(url: url, host: refused))
+        #expect(seconds < 1, "\(seconds) s")
+        #expect(first?.description == "could not download \(url): 127.0.0.1:\(port) refused the connection")
+
+        // Something listens there now; the run does not look again (nor does a download).
+        var (listener, address) = try loopbackSocket(port: port)
+        defer { close(listener) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        try #require(bound && listen(listener, 8) == 0, "port \(port) was taken meanwhile")
+        let other = "http://127.0.0.1:\(port)/other.xml"
+        #expect(Self.fetch(other, policy: Self.policy(hosts)).0 == .unreachable(url: other, host: refused))
+        let directory = try TemporaryDirectory(prefix: "podcli-unreachable")
+        #expect(throws: DownloadError.unreachable(url: url + ".mp3", host: refused)) {
+            try Downloader(policy: Self.policy(hosts)).download(
+                DownloadRequest(url: url + ".mp3", directory: directory.path, fileMode: 0o600)
+            ) { _ in }
+        }
+        _ = fcntl(listener, F_SETFL, O_NONBLOCK)
+        #expect(accept(listener, nil, nil) == -1 && errno == EAGAIN, "a transfer connected")
+
+        // Another port of the same address is another host.
+        let server = try FaultServer.shared()
+        let file = "unreachable-\(UUID().uuidString)"
+        try Data("<rss><channel><title>T</title></channel></rss>".utf8).write(
+            to: try server.makeDirectory(file).appendingPathComponent("feed.xml"))
+        #expect(Self.fetch(server.url("/files/\(file)/feed.xml"), policy: Self.policy(hosts)).0 == nil)
+    }
+
+    @Test func aNameThatDoesNotResolveIsRememberedToo() throws {
+        let hosts = UnreachableHosts()
+        let url = "http://nonexistent.invalid/feed.xml"
+        let (error, _) = Self.fetch(url, policy: Self.policy(hosts))
+        let notFound = UnreachableHost(name: "nonexistent.invalid:80", reason: .notFound)
+        #expect(error == .unreachable(url: url, host: notFound))
+        #expect(hosts.failure(for: "http://NONEXISTENT.invalid:80/other") == notFound)
+        #expect(hosts.failure(for: "https://nonexistent.invalid/other") == nil)
+    }
+}
