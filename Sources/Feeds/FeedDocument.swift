@@ -30,15 +30,17 @@ public struct FeedDocument: Sendable, Equatable, Encodable {
     mutating func skipUnusableEnclosure(_ url: String) {
         itemsWithUnusableEnclosure += 1
         // A `data:` URL may hold a whole file: its start says what it is.
-        if firstUnusableEnclosure == nil { firstUnusableEnclosure = url.count > 80 ? String(url.prefix(80)) + "…" : url }
+        if firstUnusableEnclosure == nil {
+            firstUnusableEnclosure = url.count > 80 ? String(url.prefix(80)) + "…" : url
+        }
     }
 
     /// "skipped 2 items whose audio is not at an http or https URL (the first: ftp://…)", or nil.
     public var unusableEnclosureNote: String? {
         guard let firstUnusableEnclosure else { return nil }
-        let items = itemsWithUnusableEnclosure == 1 ? "1 item" : "\(itemsWithUnusableEnclosure) items"
-        return "skipped \(items) whose audio is not at an http or https URL "
-            + (itemsWithUnusableEnclosure == 1 ? "(\(firstUnusableEnclosure))" : "(the first: \(firstUnusableEnclosure))")
+        let one = itemsWithUnusableEnclosure == 1
+        return "skipped \(one ? "1 item" : "\(itemsWithUnusableEnclosure) items") whose audio is not at an http or "
+            + "https URL (\(one ? "" : "the first: ")\(firstUnusableEnclosure))"
     }
 }
 

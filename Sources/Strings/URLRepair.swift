@@ -40,7 +40,8 @@ public enum URLRepair {
             UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
             return true
         case UInt8(ascii: "%"):
-            return !(index + 2 < bytes.count && HexDigit.value(bytes[index + 1]) != nil
+            return
+                !(index + 2 < bytes.count && HexDigit.value(bytes[index + 1]) != nil
                 && HexDigit.value(bytes[index + 2]) != nil)
         default: return false
         }
@@ -54,7 +55,9 @@ public enum URLRepair {
             bytes[colon...].starts(with: separator)
         else { return 0 }
         let host = colon + separator.count
-        return bytes[host...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        return bytes[host...].firstIndex {
+            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+        }
             ?? bytes.count
     }
 }

@@ -70,7 +70,8 @@ import Testing
         let result = try t.run(["import", opml.path])
         #expect(result.status == 65, "\(result)")
         #expect(
-            result.stderr == "podcli: \(opml.path): no outline has an http or https feed URL (ftp://example.com/feed.xml)\n")
+            result.stderr
+                == "podcli: \(opml.path): no outline has an http or https feed URL (ftp://example.com/feed.xml)\n")
         #expect(result.stdout.isEmpty)
     }
 }

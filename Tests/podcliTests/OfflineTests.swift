@@ -71,8 +71,9 @@ import Testing
         let line = sync.stderr.split(separator: "\n")
         #expect(line.count == 1, "\(sync.stderr.prefix(2000))")
         #expect(
-            line.first?.hasPrefix("podcli: no server could be reached: 305 feeds not refreshed, 305 episodes not "
-                + "downloaded (") == true, "\(sync.stderr.prefix(2000))")
+            line.first?.hasPrefix(
+                "podcli: no server could be reached: 305 feeds not refreshed, 305 episodes not "
+                    + "downloaded (") == true, "\(sync.stderr.prefix(2000))")
         #expect(sync.stderr.contains(refused) && sync.stderr.contains(unresolved), "\(sync.stderr.prefix(2000))")
         #expect(seconds < 20, "sync took \(seconds) s")
         #expect(try s.standing() == before)

@@ -112,7 +112,7 @@ public final class Synchronizer: Sendable {
             let count = summary.newEpisodeIDs.count
             report.withLock { $0.newEpisodes += count }
             if count > 0 { progress.result("#\(feed.id) \(feed.title): \(count) new") }
-        } catch where report.withLock({ $0.unreached.add(error, noun: "feed", verb: "not refreshed") }) {
+        } catch let error where report.withLock({ $0.unreached.add(error, noun: "feed", verb: "not refreshed") }) {
             return  // told once for all (`reportUnreached`)
         } catch {
             report.withLock {
@@ -211,7 +211,7 @@ public final class Synchronizer: Sendable {
                 $0.diskFull = $0.diskFull ?? "\(error)"
                 $0.unwritten.append(Unwritten(subject: subject, reason: "\(error)"))
             }
-        } catch where report.withLock({ $0.unreached.add(error, noun: "episode", verb: "not downloaded") }) {
+        } catch let error where report.withLock({ $0.unreached.add(error, noun: "episode", verb: "not downloaded") }) {
             progress.downloadEnded(download.id)  // told once for all (`reportUnreached`)
         } catch {
             progress.downloadEnded(download.id)
@@ -314,7 +314,9 @@ public struct SyncReport: Sendable {
     /// " (2 failed, 1 not reached)", or nothing.
     private var feedTrouble: String {
         let unreachedFeeds = unreached.count(of: "feed")
-        let parts = [(feedsFailed, "failed"), (unreachedFeeds, "not reached")].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        let parts = [(feedsFailed, "failed"), (unreachedFeeds, "not reached")].filter { $0.0 > 0 }.map {
+            "\($0.0) \($0.1)"
+        }
         return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 

@@ -22,7 +22,9 @@ enum Download: Command {
         }
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
         try Reported.forEach(
-            episodes, noun: "episode", undone: "not downloaded", output: context.output, name: { "#\($0.id) \($0.title)" }) { episode in
+            episodes, noun: "episode", undone: "not downloaded", output: context.output,
+            name: { "#\($0.id) \($0.title)" }
+        ) { episode in
             try Fetch.download(episode, with: fetcher, library: library, output: context.output)
         }
     }
