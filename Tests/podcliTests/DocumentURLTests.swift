@@ -62,6 +62,25 @@ import Testing
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet)")
     }
 
+    /// A library an older podcli filled may hold an episode at an `ftp:` URL: downloading it is
+    /// that feed's failure (65), not a mistake on the command line (64).
+    @Test func anEpisodeRecordedAtAURLPodcliCannotFetchIsBadContentToSync() throws {
+        let w = try World()
+        try w.serve("show.xml", FeedCommandTests.rss(title: "Old", items: [try w.audioItem(1).spec]))
+        #expect(try w.t.run(["fetch", w.url("show.xml")]).status == 0)
+        let sql = "UPDATE episodes SET source_url = replace(source_url, 'http://', 'ftp://');"
+        let edit = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [w.t.home.path + "/podcli.db", sql],
+            environment: [:]
+        ).waitUntilExit()
+        #expect(edit.status == 0, "\(edit)")
+        try w.t.home.write("download = all\n", to: "config")
+
+        let sync = try w.t.run(["sync"])
+        #expect(sync.status == 65, "\(sync)")
+        #expect(sync.stderr.contains("is not an http or https URL"), "\(sync)")
+    }
+
     @Test func anOPMLFileWithNoFeedPodcliCanFetchIsBadContent() throws {
         let t = try CLITestCase()
         let opml = try t.home.write(

@@ -1,5 +1,6 @@
 import Arguments
 import Dispatch
+import Downloads
 import EpisodeStore
 import FoundationEssentials
 import PodcliKit
@@ -54,10 +55,18 @@ enum Sync: Command {
                 + report.failures.map { "  failed: \($0.line)" })
         NewEpisodesNotice.post(report.newestFirst, environment: context.environment, helpers: Helpers(context: context))
         guard let first = report.failures.first else { return }
+        let code = exitCode(for: first.cause)
         // One failure is told by its own line (a laptop with no network: one line in all).
-        guard report.failures.count > 1 else { throw AlreadyTold(exitCode: ExitCode(for: first.cause)) }
+        guard report.failures.count > 1 else { throw AlreadyTold(exitCode: code) }
         throw CommandFailure(
             description: "sync: " + Formatting.count(report.failures.count, "failure") + " (see above)",
-            exitCode: ExitCode(for: first.cause))
+            exitCode: code)
+    }
+
+    /// Every URL sync fetches came from the library, never from its command line: one it cannot
+    /// fetch (an `ftp:` enclosure an older podcli recorded) is a feed's bad content, not usage.
+    private static func exitCode(for cause: Error) -> ExitCode {
+        if case DownloadError.invalidURL = cause { return .badContent }
+        return ExitCode(for: cause)
     }
 }
