@@ -11,6 +11,15 @@ struct MP4Track {
     let isEncrypted: Bool
     /// The largest chunk offset of the sample table: where the last chunk begins.
     let lastChunkOffset: Int?
+    /// The entry counts of the sample table's boxes, by type (`stsd`, `stts`, `stsc`, `stsz`,
+    /// `stco`; `stz2` and `co64` under the names of the boxes they stand for).
+    let tableCounts: [String: TableCount]
+
+    /// How many entries a sample table box says it has, and whether it holds that many.
+    struct TableCount: Equatable {
+        let count: Int
+        let fits: Bool
+    }
 
     init(_ trak: MP4Box, in source: some ByteSource) {
         let handlerBox = trak.descendant(["mdia", "hdlr"], in: source)
@@ -30,6 +39,51 @@ struct MP4Track {
             table.children(in: source).first { $0.type == "stco" || $0.type == "co64" }
         }
         lastChunkOffset = offsets.flatMap { Self.lastOffset(of: $0, in: source) }
+        var counts: [String: TableCount] = [:]
+        for box in sampleTable?.children(in: source) ?? [] {
+            if let (name, count) = Self.tableCount(of: box, in: source), counts[name] == nil { counts[name] = count }
+        }
+        tableCounts = counts
+    }
+
+    /// The count of a sample table box (ISO 14496-12, 8.5-8.7): a full box's version and flags,
+    /// (for `stsz` its constant sample size, for `stz2` three reserved bytes and the field size),
+    /// the entry count, then the entries, whose size the type says.
+    private static func tableCount(of box: MP4Box, in source: some ByteSource) -> (String, TableCount)? {
+        let header = box.content(in: source, limit: 12)
+        func count(at offset: Int) -> Int? {
+            header.count >= offset + 4 ? Int(UInt32(bigEndian: header, at: offset)) : nil
+        }
+        let name: String
+        let entries: Int
+        let bitsPerEntry: Int
+        let tableStart: Int
+        switch box.type {
+        case "stsd", "stts", "stco", "co64", "stsc":
+            guard let value = count(at: 4) else { return nil }
+            name = box.type == "co64" ? "stco" : box.type
+            entries = value
+            // A sample description is a box: at least its 8-byte header.
+            bitsPerEntry = 8 * ["stsd": 8, "stts": 8, "stco": 4, "co64": 8, "stsc": 12][box.type]!
+            tableStart = 8
+        case "stsz":
+            guard let size = count(at: 4), let value = count(at: 8) else { return nil }
+            name = "stsz"
+            entries = value
+            bitsPerEntry = size == 0 ? 32 : 0  // a constant size: no table
+            tableStart = 12
+        case "stz2":
+            guard let value = count(at: 8) else { return nil }
+            name = "stsz"
+            entries = value
+            bitsPerEntry = Int(header[7])
+            tableStart = 12
+        default:
+            return nil
+        }
+        let room = max(0, box.contentLength - tableStart)
+        let (bits, overflow) = entries.multipliedReportingOverflow(by: bitsPerEntry)
+        return (name, TableCount(count: entries, fits: !overflow && (bits + 7) / 8 <= room))
     }
 
     /// An audio sample entry's child boxes, after its fields: 28 bytes, and 16 or 36 more for

@@ -32,6 +32,42 @@ struct AudioFileCheckTests {
         #expect(broken.hasSuffix(" fails its checksum"))
     }
 
+    /// What the player's decoders refuse is refused here too (issue 22: `fetch` kept them, and
+    /// `play` said "End of file" or "Invalid data"), each in words saying what is wrong.
+    @Test func hostileFilesThePlayerRefusesAreRefused() throws {
+        #expect(try problem(.headersOnly) == "the Ogg file has no audio: its stream ends after its headers")
+        #expect(try problem(.zeroBlockSize) == "the FLAC stream is damaged: its blocks are at most 0 samples (16 or more)")
+        let damaged = "the M4A file is damaged: its audio track's "
+        #expect(try problem(.noSampleDescription) == damaged + "'stsd' box counts 0 sample descriptions")
+        #expect(try problem(.noSamples) == damaged + "'stsz' box counts 0 samples")
+        #expect(try problem(.tooManySamples) == damaged + "'stsz' box counts 100000 samples, more than it holds")
+        #expect(try problem(.noChunks) == damaged + "'stco' box counts 0 chunks")
+        #expect(try problem(.tooManyChunks) == damaged + "'stco' box counts 100000 chunks, more than it holds")
+    }
+
+    /// The other hostile Ogg streams: Vorbis (whose three headers share two pages) and FLAC with
+    /// nothing after their header pages, FLAC in Ogg whose stream information says 0; and the
+    /// good ones whose samples come in fragments (empty sample tables) or whose last granule is
+    /// impossible, which play.
+    @Test func anOggStreamOfHeadersOnlyOrAZeroBlockSizeIsRefusedInAnyCodec() throws {
+        for (kind, codec) in [(AudioFixtures.Kind.vorbis, AudioContainer.OggCodec.vorbis), (.flacInOgg, .flac)] {
+            var bytes = [UInt8](try Data(contentsOf: AudioFixtures.shared.url(kind)))
+            let headers = try AudioFixtures.oggPages(bytes)[1]
+            bytes.removeSubrange(headers.upperBound...)
+            #expect(AudioFileCheck.problem(in: MemoryBytes(bytes), container: .ogg(codec)) == "the Ogg file has no audio: its stream ends after its headers")
+        }
+        var flac = [UInt8](try Data(contentsOf: AudioFixtures.shared.url(.flacInOgg)))
+        let first = try AudioFixtures.oggPages(flac)[0]
+        // The page's header, the mapping's 13 bytes, the block's 4, then the smallest and largest block sizes.
+        let largest = first.lowerBound + 27 + Int(flac[first.lowerBound + 26]) + 13 + 4 + 2
+        flac.replaceSubrange(largest..<(largest + 2), with: [0, 8])
+        AudioFixtures.checksumOggPage(&flac, first)
+        #expect(AudioFileCheck.problem(in: MemoryBytes(flac), container: .ogg(.flac)) == "the FLAC stream is damaged: its blocks are at most 8 samples (16 or more)")
+        for kind in [AudioFixtures.Kind.aacFragmented, .flacInOgg] + AudioFixtures.Kind.hugeGranule {
+            #expect(try problem(kind) == nil, "\(kind)")
+        }
+    }
+
     @Test func anM4AWhoseIndexIsMissingOrWhoseLastBytesAreGoneIsCutShort() throws {
         let whole = [UInt8](try Data(contentsOf: AudioFixtures.shared.url(.aacIndexLast)))
         // Index last: cut in its index.
@@ -54,8 +90,10 @@ struct AudioFileCheckTests {
     }
 
     @Test func aFLACFileWithNoFramesIsSaidSo() throws {
-        // "fLaC", then a last STREAMINFO block of 34 bytes, and nothing after it.
-        let bytes = Array("fLaC".utf8) + [0x80, 0, 0, 34] + [UInt8](repeating: 0, count: 34)
+        // "fLaC", then a last STREAMINFO block of 34 bytes (blocks of 4,096 samples, 44.1 kHz
+        // stereo, 16 bits), and nothing after it.
+        let info: [UInt8] = [0x10, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0x0A, 0xC4, 0x42, 0xF0] + [UInt8](repeating: 0, count: 20)
+        let bytes = Array("fLaC".utf8) + [0x80, 0, 0, 34] + info
         #expect(AudioFileCheck.problem(in: MemoryBytes(bytes), container: .flac) == "the FLAC file has no audio frames after its metadata")
     }
 }

@@ -32,13 +32,44 @@ public final class AudioFixtures: Sendable {
         case unknownCodec = "unknown-codec.m4a"
         /// A stream of a single MPEG-1 Layer II frame: 24 ms at 48 kHz, mono.
         case singleFrameMP2 = "single-frame.mp2"
+        /// FLAC in Ogg, as ffmpeg writes it (the source of `hugeGranuleFLAC`).
+        case flacInOgg = "flac-in-ogg.oga"
+        /// AAC-LC in a fragmented MP4: an index with empty sample tables, the samples in fragments after it.
+        case aacFragmented = "aac-fragmented.m4a"
+        // Hostile ones (issue 22), each page's checksum made again after the patch.
+        /// `opus`, `vorbis` and `flacInOgg` whose last page's granule is 2⁶³ - 1: a length no file has.
+        case hugeGranuleOpus = "huge-granule.opus"
+        case hugeGranuleVorbis = "huge-granule.ogg"
+        case hugeGranuleFLAC = "huge-granule.oga"
+        /// `opus` cut after its two header pages, the second marked as the stream's last: no audio.
+        case headersOnly = "headers-only.opus"
+        /// `flac` whose stream information says its largest block is 0 samples.
+        case zeroBlockSize = "zero-block-size.flac"
+        /// `aacIndexFirst` whose sample table counts 0 sample descriptions ('stsd'), 0 samples
+        /// ('stsz'), more samples than its table holds, 0 chunks ('stco'), or more chunks than it holds.
+        case noSampleDescription = "stsd-0.m4a"
+        case noSamples = "stsz-0.m4a"
+        case tooManySamples = "stsz-100000.m4a"
+        case noChunks = "stco-0.m4a"
+        case tooManyChunks = "stco-100000.m4a"
 
         /// The formats that play.
         public static let playable: [Kind] = [.aacIndexLast, .aacIndexFirst, .aacMono22k, .adts, .opus, .vorbis, .flac, .alac]
-        public static let broken: [Kind] = [.truncated, .videoOnly, .encrypted, .brokenPage, .unknownCodec]
+        public static let broken: [Kind] = [
+            .truncated, .videoOnly, .encrypted, .brokenPage, .unknownCodec, .headersOnly, .zeroBlockSize,
+            .noSampleDescription, .noSamples, .tooManySamples, .noChunks, .tooManyChunks,
+        ]
+        /// Files that play, but whose last Ogg granule says they last 2⁶³ - 1 samples.
+        public static let hugeGranule: [Kind] = [.hugeGranuleOpus, .hugeGranuleVorbis, .hugeGranuleFLAC]
 
         /// Rate and channels of the decoded PCM.
-        public var sampleRate: Int { self == .aacMono22k ? 22_050 : self == .opus || self == .brokenPage ? 48_000 : 44_100 }
+        public var sampleRate: Int {
+            switch self {
+            case .aacMono22k: 22_050
+            case .opus, .brokenPage, .hugeGranuleOpus, .headersOnly: 48_000
+            default: 44_100
+            }
+        }
         public var channels: Int { self == .aacMono22k ? 1 : 2 }
     }
 
@@ -74,8 +105,12 @@ public final class AudioFixtures: Sendable {
         // What it is made from, made first (not under the lock `make` holds).
         let input: URL
         switch kind {
-        case .truncated, .unknownCodec: input = try url(.aacIndexFirst)
-        case .brokenPage: input = try url(.opus)
+        case .truncated, .unknownCodec, .noSampleDescription, .noSamples, .tooManySamples, .noChunks, .tooManyChunks:
+            input = try url(.aacIndexFirst)
+        case .brokenPage, .hugeGranuleOpus, .headersOnly: input = try url(.opus)
+        case .hugeGranuleVorbis: input = try url(.vorbis)
+        case .hugeGranuleFLAC: input = try url(.flacInOgg)
+        case .zeroBlockSize: input = try url(.flac)
         case .aacMono22k: input = try source(mono: true)
         default: input = try source()
         }
@@ -89,6 +124,8 @@ public final class AudioFixtures: Sendable {
             case .opus: try encode(["-c:a", "libopus", "-b:a", "48k"])
             case .vorbis: try encode(["-c:a", "libvorbis", "-q:a", "3"])
             case .flac: try encode(["-c:a", "flac"])
+            case .flacInOgg: try encode(["-c:a", "flac", "-f", "ogg"])
+            case .aacFragmented: try encode(["-c:a", "aac", "-b:a", "64k", "-movflags", "frag_keyframe+empty_moov"])
             case .alac: try encode(["-c:a", "alac"])
             case .truncated:
                 let whole = try Data(contentsOf: input)
@@ -112,6 +149,29 @@ public final class AudioFixtures: Sendable {
                 let entry = try Self.find(Array("mp4a".utf8), in: bytes)
                 bytes.replaceSubrange(entry..<(entry + 4), with: Array("zzzz".utf8))
                 try Data(bytes).write(to: output)
+            case .hugeGranuleOpus, .hugeGranuleVorbis, .hugeGranuleFLAC:
+                var bytes = [UInt8](try Data(contentsOf: input))
+                guard let last = try Self.oggPages(bytes).last else { throw TestSupportError("no Ogg page in \(input.path)") }
+                bytes.replaceSubrange((last.lowerBound + 6)..<(last.lowerBound + 14), with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
+                Self.checksumOggPage(&bytes, last)
+                try Data(bytes).write(to: output)
+            case .headersOnly:
+                var bytes = [UInt8](try Data(contentsOf: input))
+                let tags = try Self.oggPages(bytes)[1]
+                bytes.removeSubrange(tags.upperBound...)
+                bytes[tags.lowerBound + 5] |= 0x04  // end of stream
+                Self.checksumOggPage(&bytes, tags)
+                try Data(bytes).write(to: output)
+            case .zeroBlockSize:
+                // "fLaC", the STREAMINFO block's header, its smallest block size, then its largest.
+                var bytes = [UInt8](try Data(contentsOf: input))
+                bytes.replaceSubrange(10..<12, with: [0, 0])
+                try Data(bytes).write(to: output)
+            case .noSampleDescription: try Self.setCount(of: "stsd", at: 4, to: 0, from: input, to: output)
+            case .noSamples: try Self.setCount(of: "stsz", at: 8, to: 0, from: input, to: output)
+            case .tooManySamples: try Self.setCount(of: "stsz", at: 8, to: 100_000, from: input, to: output)
+            case .noChunks: try Self.setCount(of: "stco", at: 4, to: 0, from: input, to: output)
+            case .tooManyChunks: try Self.setCount(of: "stco", at: 4, to: 100_000, from: input, to: output)
             }
         }
     }
@@ -160,6 +220,42 @@ public final class AudioFixtures: Sendable {
             made.insert(name)
         }
         return file
+    }
+
+    /// Writes `input` to `output` with the 32-bit field `offset` bytes into the first `box`'s
+    /// content (after its version and flags, a count) set to `count`.
+    private static func setCount(of box: String, at offset: Int, to count: UInt32, from input: URL, to output: URL) throws {
+        var bytes = [UInt8](try Data(contentsOf: input))
+        let field = try find(Array(box.utf8), in: bytes) + 4 + offset
+        bytes.replaceSubrange(field..<(field + 4), with: withUnsafeBytes(of: count.bigEndian, Array.init))
+        try Data(bytes).write(to: output)
+    }
+
+    /// Where each Ogg page of `bytes` lies (RFC 3533: 27 bytes of header, the lacing values, the body).
+    public static func oggPages(_ bytes: [UInt8]) throws -> [Range<Int>] {
+        var pages: [Range<Int>] = []
+        var offset = 0
+        while offset + 27 <= bytes.count {
+            guard bytes[offset..<(offset + 4)].elementsEqual("OggS".utf8) else { throw TestSupportError("no Ogg page at \(offset)") }
+            let lacing = bytes[(offset + 27)..<(offset + 27 + Int(bytes[offset + 26]))]
+            let end = offset + 27 + lacing.count + lacing.reduce(0) { $0 + Int($1) }
+            pages.append(offset..<end)
+            offset = end
+        }
+        return pages
+    }
+
+    /// Stores the page's CRC (RFC 3533: polynomial 0x04C11DB7, unreflected, over the page with
+    /// its checksum field zeroed), computed here bit by bit rather than by the code under test.
+    public static func checksumOggPage(_ bytes: inout [UInt8], _ page: Range<Int>) {
+        let field = (page.lowerBound + 22)..<(page.lowerBound + 26)
+        bytes.replaceSubrange(field, with: [0, 0, 0, 0])
+        var crc: UInt32 = 0
+        for byte in bytes[page] {
+            crc ^= UInt32(byte) << 24
+            for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? (crc << 1) ^ 0x04C1_1DB7 : crc << 1 }
+        }
+        bytes.replaceSubrange(field, with: withUnsafeBytes(of: crc.littleEndian, Array.init))
     }
 
     private static func find(_ needle: [UInt8], in bytes: [UInt8]) throws -> Int {

@@ -97,6 +97,13 @@ struct FormatsCommandTests {
         .encrypted: "the M4A file is encrypted (DRM), which podcli cannot play; nothing was kept",
         .brokenPage: "the Ogg file is damaged: the page at byte ",
         .unknownCodec: "its audio is in a format podcli cannot play ('zzzz'); nothing was kept",
+        .headersOnly: "the Ogg file has no audio: its stream ends after its headers; nothing was kept",
+        .zeroBlockSize: "the FLAC stream is damaged: its blocks are at most 0 samples (16 or more); nothing was kept",
+        .noSampleDescription: "the M4A file is damaged: its audio track's 'stsd' box counts 0 sample descriptions; nothing was kept",
+        .noSamples: "the M4A file is damaged: its audio track's 'stsz' box counts 0 samples; nothing was kept",
+        .tooManySamples: "the M4A file is damaged: its audio track's 'stsz' box counts 100000 samples, more than it holds; nothing was kept",
+        .noChunks: "the M4A file is damaged: its audio track's 'stco' box counts 0 chunks; nothing was kept",
+        .tooManyChunks: "the M4A file is damaged: its audio track's 'stco' box counts 100000 chunks, more than it holds; nothing was kept",
     ]
 
     @Test(arguments: Kind.broken)
@@ -231,5 +238,32 @@ struct FormatsCommandTests {
         let shared = try PlayCommandTests.reference(PlayCommandTests.stereo) + (try Self.expected(.flac))
         #expect(try library.captured(rate: 44_100, channels: 2) == shared)
         #expect(try library.t.run(["queue", "ls"]).stdout == "The queue is empty.\n")
+    }
+
+    /// Ogg files whose last granule is 2⁶³ - 1 (issue 22: `play` trapped on the length's
+    /// arithmetic, and in a queue every later one too): fetched and recorded, and played in a
+    /// queue one after the other with no length shown, then the good Opus file after them.
+    @Test func oggFilesWithAnImpossibleLengthPlayInAQueue() throws {
+        let library = try PlayCommandTests.Library()
+        // Vorbis and FLAC share 44.1 kHz stereo, the two Opus files 48 kHz: each pair is captured whole.
+        let kinds: [Kind] = [.hugeGranuleVorbis, .hugeGranuleFLAC, .hugeGranuleOpus, .opus]
+        let ids = try kinds.map { try Self.download($0, in: library) }
+        #expect(try library.t.run(["queue", "add"] + ids.dropFirst()).status == 0)
+        let play = try library.play([ids[0]])
+        #expect(play.status == 0, "\(play)")
+        #expect(play.stdout.contains("Playing #\(ids[0]) huge-granule from 0:00\n"), "\(play)")
+        #expect(play.stdout.contains("Played #\(ids[2]) huge-granule\n"), "\(play)")
+        #expect(play.stdout.hasSuffix("Played #\(ids[3]) opus\n"), "\(play)")
+        // Compared as Bools: a failing comparison of two large values is diffed for minutes.
+        let vorbis = try AudioFixtures.reference(try AudioFixtures.shared.url(.hugeGranuleVorbis))
+        let flac = try AudioFixtures.reference(try AudioFixtures.shared.url(.hugeGranuleFLAC))
+        let heard44k = try library.captured(rate: 44_100, channels: 2)
+        let same44k = heard44k == vorbis + flac
+        #expect(same44k, "\(heard44k.count) bytes heard, \(vorbis.count) + \(flac.count) decoded by the ffmpeg command")
+        let opus = try AudioFixtures.reference(try AudioFixtures.shared.url(.hugeGranuleOpus))
+        let good = try Self.expected(.opus)
+        let heard48k = try library.captured(rate: 48_000, channels: 2)
+        let same48k = heard48k == opus + good
+        #expect(same48k, "\(heard48k.count) bytes heard, \(opus.count) + \(good.count) decoded by the ffmpeg command")
     }
 }
