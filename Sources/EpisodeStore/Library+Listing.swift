@@ -9,7 +9,7 @@ extension Library {
     public func forEachListing(
         _ filter: EpisodeFilter, page: ListingPage = .all, _ body: (EpisodeListing) -> Bool
     ) throws(StoreError) {
-        guard let query = ListingQuery(filter) else { return }
+        guard let query = try ListingQuery(filter) else { return }
         let window = [SQLValue(page.limit ?? -1), SQLValue(max(page.offset, 0))]
         let sql: String
         if filter.search != nil {
@@ -58,7 +58,7 @@ extension Library {
             let values = filter.feedID.map { [SQLValue($0)] } ?? []
             return Int(try database.rows(sql, values).first?.int(0) ?? 0)
         }
-        guard let query = ListingQuery(filter) else { return 0 }
+        guard let query = try ListingQuery(filter) else { return 0 }
         return Int(
             try database.rows("SELECT count(*) FROM \(query.from) \(query.whereClause)", query.values).first?.int(0)
                 ?? 0)
@@ -80,13 +80,14 @@ struct ListingQuery {
     let order: String
 
     /// Nil for a search with no word in it, which matches nothing.
-    init?(_ filter: EpisodeFilter) {
+    /// - Throws: `StoreError.searchTooLong` for a search of too many words (`SearchQuery`).
+    init?(_ filter: EpisodeFilter) throws(StoreError) {
         var conditions: [String] = []
         var values: [SQLValue] = []
         let newest = "episodes.sort_date DESC, episodes.id"
         let joins = EpisodeListing.feedJoin + " " + EpisodeListing.playbackJoin
         if let text = filter.search {
-            guard let match = SearchQuery.match(text) else { return nil }
+            guard let match = try SearchQuery.match(text) else { return nil }
             from = "episode_search JOIN episodes ON episodes.id = episode_search.rowid " + joins
             conditions.append("episode_search MATCH ?")
             values.append(.text(match))

@@ -21,6 +21,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguousFeed(String, titles: [String])
     /// Another podcli process holds what this one needs.
     case busy(String)
+    /// A search of more different words, or more characters of them, than `SearchQuery` takes.
+    case searchTooLong(words: Int, characters: Int)
 
     public var description: String {
         switch self {
@@ -47,6 +49,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "give more of the title or the feed's number"
         case .busy(let what):
             return "busy: \(what); try again when it has finished"
+        case .searchTooLong(let words, let characters):
+            return "the search is too long (\(words) different words, \(characters) characters): "
+                + "give at most \(SearchQuery.wordLimit) words and \(SearchQuery.characterLimit) characters"
         }
     }
 }

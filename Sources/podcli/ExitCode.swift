@@ -41,6 +41,7 @@ enum ExitCode: Int32, CaseIterable {
         case let error as StoreError:
             switch error {
             case .episodeNotFound, .ambiguousEpisode, .feedNotFound, .ambiguousFeed: self = .notFound
+            case .searchTooLong: self = .usage
             case .busy: self = .busy
             case .sqlite, .noSpace, .newerSchema, .migrationFailed, .io: self = .storage
             }

@@ -106,4 +106,22 @@ import TestSupport
         #expect(none.status == 0 && none.stdout.isEmpty)
         #expect(none.stderr == "No episodes match.\n")
     }
+
+    /// A word typed 30,000 times lists what the word once lists, at once (issue 22: minutes and
+    /// gigabytes); more than 32 different words are refused in one line, exit 64.
+    @Test func aRepeatedWordSearchesOnceAndTooManyWordsAreRefused() throws {
+        let w = try library(60)
+        let once = try w.t.run(["list", "-s", "ep"])
+        #expect(once.status == 0 && titles(once.stdout).count == 50, "\(once)")
+        // 90 KB: one argument may be at most 128 KiB.
+        let repeated = try w.t.run(["list", "-s", Array(repeating: "Ep", count: 30_000).joined(separator: " ")])
+        #expect(repeated.status == 0, "\(repeated)")
+        #expect(repeated.stdout == once.stdout && repeated.stderr == once.stderr)
+        let many = try w.t.run(["list", "-s", (1...40).map { "word\($0)" }.joined(separator: " ")])
+        #expect(many.status == 64, "\(many)")
+        #expect(many.stdout.isEmpty)
+        #expect(
+            many.stderr == "podcli: the search is too long (40 different words, 231 characters): "
+                + "give at most 32 words and 1000 characters\n")
+    }
 }

@@ -163,7 +163,7 @@ extension StoreError {
     public var isLibraryFailure: Bool {
         switch self {
         case .sqlite, .noSpace, .io, .newerSchema, .migrationFailed, .busy: return true
-        case .episodeNotFound, .ambiguousEpisode, .feedNotFound, .ambiguousFeed: return false
+        case .episodeNotFound, .ambiguousEpisode, .feedNotFound, .ambiguousFeed, .searchTooLong: return false
         }
     }
 }
