@@ -16,6 +16,10 @@ public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The bytes do not decode in the encoding the document declares (or it declares an unknown one).
     case badEncoding
     case unreadable(path: String, errno: Int32)
+    /// A start tag with more attributes than any real document has (`StartTagScanner`).
+    case tooManyAttributes(line: Int, limit: Int)
+    /// Reading the document took libxml2 longer than its budget (`XMLStream`).
+    case tooSlow(seconds: Int)
 
     public var description: String { description(of: "the feed", readAs: "a feed") }
 
@@ -36,6 +40,10 @@ public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "piece"
         case .badEncoding: return "not \(kind): its bytes do not decode in the encoding it declares"
         case .unreadable(let path, let code): return "could not read \(path): \(String(cString: strerror(code)))"
+        case .tooManyAttributes(let line, let limit):
+            return "not read: an element at line \(line) of \(document) has more than \(limit) attributes"
+        case .tooSlow(let seconds):
+            return "not read: \(document) took more than \(seconds) s to read (built to be slow, or far too large)"
         }
     }
 }

@@ -9,19 +9,28 @@ import Strings
 public struct FeedParser: Sendable {
     /// Relative URLs in the feed are resolved against this (the feed's own URL).
     public let baseURL: String
+    /// What the parse may take of libxml2's time before the document is refused (`XMLStream`).
+    public let budget: Duration
 
-    public init(baseURL: String) { self.baseURL = baseURL }
+    /// What a document may take of libxml2's time: a feed of thousands of episodes takes well
+    /// under a second.
+    public static let defaultBudget = Duration.seconds(20)
+
+    public init(baseURL: String, budget: Duration = defaultBudget) {
+        self.baseURL = baseURL
+        self.budget = budget
+    }
 
     /// Parses the feed in the file at `path`, reading it in chunks.
     public func parse(contentsOf path: String) throws(FeedError) -> FeedDocument {
-        let reader = FeedReader(baseURL: baseURL)
+        let reader = FeedReader(baseURL: baseURL, budget: budget)
         try XMLStream.readChunks(of: path, reader.feed)
         return try reader.finish()
     }
 
     /// Parses a feed held in memory (fed to libxml2 in chunks, like a file).
     public func parse(_ bytes: some Collection<UInt8>) throws(FeedError) -> FeedDocument {
-        let reader = FeedReader(baseURL: baseURL)
+        let reader = FeedReader(baseURL: baseURL, budget: budget)
         Array(bytes).withUnsafeBytes { all in
             var offset = 0
             while offset < all.count {
@@ -41,7 +50,9 @@ public struct FeedParser: Sendable {
 public final class FeedReader {
     private let reader: DocumentReader
 
-    public init(baseURL: String) { reader = DocumentReader(baseURL: baseURL) }
+    public init(baseURL: String, budget: Duration = FeedParser.defaultBudget) {
+        reader = DocumentReader(baseURL: baseURL, budget: budget)
+    }
 
     public func feed(_ bytes: UnsafeRawBufferPointer) { reader.feed(bytes) }
 
@@ -108,15 +119,15 @@ private final class DocumentReader: XMLStreamDelegate {
     private var builder: DocumentBuilder
     private var stream: XMLStream!
 
-    init(baseURL: String) {
+    init(baseURL: String, budget: Duration) {
         builder = DocumentBuilder(baseURL: baseURL)
-        stream = XMLStream(delegate: self)
+        stream = XMLStream(delegate: self, budget: budget)
     }
 
     func feed(_ bytes: UnsafeRawBufferPointer) { stream.feed(bytes) }
 
     func finish() throws(FeedError) -> FeedDocument {
-        let (rootSeen, rootClosed, errors) = stream.finish()
+        let (rootSeen, rootClosed, errors) = try stream.finish()
         guard !stream.isEmpty else { throw .empty }
         if !rootClosed, stream.failedToDecode { throw .badEncoding }
         return try builder.document(rootSeen: rootSeen, rootClosed: rootClosed, errors: errors)

@@ -72,7 +72,7 @@ private final class OutlineReader: XMLStreamDelegate {
     func parse(_ path: String) throws(FeedError) {
         let stream = XMLStream(delegate: self)
         try XMLStream.readChunks(of: path, stream.feed)
-        let (rootSeen, rootClosed, errors) = stream.finish()
+        let (rootSeen, rootClosed, errors) = try stream.finish()
         guard !stream.isEmpty else { throw .empty }
         guard rootSeen, let rootName else {
             throw .notXML(line: errors.first?.line ?? 1, message: errors.first?.message ?? "no root element")

@@ -156,11 +156,22 @@ struct XMLStreamFailure: Error {
 /// are never expanded (no "billion laughs"), external entities and DTDs are never loaded, and
 /// the network is off. Recover mode keeps reading past the mistakes real feeds make (undeclared
 /// prefixes, stray `&nbsp;`); `errors` lists them.
+///
+/// Two limits keep a hostile document from holding the parse (and `sync`'s lock) for minutes:
+/// a start tag of more than `StartTagScanner.limit` attributes is refused before libxml2 reads
+/// it, and the time spent in libxml2 is capped by `budget` (the time spent waiting for the
+/// bytes, as a feed arrives, does not count).
 final class XMLStream {
     private let context: xmlParserCtxtPtr
     private var handler = xmlSAXHandler()
     private let sink: Sink
     private var sawFirstByte = false
+    private var scanner = StartTagScanner()
+    private let budget: Duration
+    private var spent = Duration.zero
+    /// Why the document is no longer read: set by the first limit it passes.
+    private var refusal: FeedError?
+
     /// libxml2's generic errors during this parse (see `failedToDecode`).
     private let genericErrors = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
@@ -212,7 +223,8 @@ final class XMLStream {
         }
     }
 
-    init(delegate: any XMLStreamDelegate) {
+    init(delegate: any XMLStreamDelegate, budget: Duration = FeedParser.defaultBudget) {
+        self.budget = budget
         sink = Sink(delegate: delegate)
         handler.initialized = XML_SAX2_MAGIC
         handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
@@ -269,8 +281,9 @@ final class XMLStream {
         body()
     }
 
-    /// Feeds the next piece of the document.
+    /// Feeds the next piece of the document; once a limit is passed, the rest is not read.
     func feed(_ chunk: UnsafeRawBufferPointer) {
+        guard refusal == nil else { return }
         var bytes = chunk
         if !sawFirstByte {
             // Feeds that start with a blank line before `<?xml` are common; libxml2 refuses them.
@@ -278,9 +291,19 @@ final class XMLStream {
             guard !bytes.isEmpty else { return }
             sawFirstByte = true
         }
-        bytes.withMemoryRebound(to: CChar.self) { characters in
-            countingGenericErrors { _ = xmlParseChunk(context, characters.baseAddress, Int32(characters.count), 0) }
+        if let line = scanner.scan(bytes) {
+            refusal = .tooManyAttributes(line: line, limit: StartTagScanner.limit)
+            return
         }
+        bytes.withMemoryRebound(to: CChar.self) { characters in
+            parse { _ = xmlParseChunk(context, characters.baseAddress, Int32(characters.count), 0) }
+        }
+    }
+
+    /// Runs a call into libxml2, counting its generic errors and its time against the budget.
+    private func parse(_ body: () -> Void) {
+        spent += ContinuousClock().measure { countingGenericErrors(body) }
+        if spent > budget { refusal = .tooSlow(seconds: Int(budget.components.seconds)) }
     }
 
     /// Whether text is gathered; off by default. Turning it on starts from nothing.
@@ -311,8 +334,10 @@ final class XMLStream {
     var isEmpty: Bool { !sawFirstByte }
 
     /// Ends the document and reports what kind of reading it was.
-    func finish() -> (rootSeen: Bool, rootClosed: Bool, errors: [XMLStreamFailure]) {
-        countingGenericErrors { _ = xmlParseChunk(context, nil, 0, 1) }
+    /// - Throws: `FeedError.tooManyAttributes` or `.tooSlow` when a limit stopped the reading.
+    func finish() throws(FeedError) -> (rootSeen: Bool, rootClosed: Bool, errors: [XMLStreamFailure]) {
+        if refusal == nil { parse { _ = xmlParseChunk(context, nil, 0, 1) } }
+        if let refusal { throw refusal }
         return (sink.rootSeen, sink.rootClosed, sink.errors)
     }
 

@@ -260,6 +260,49 @@ import Testing
         #expect((feed?.title.count ?? 0) < 1000)
     }
 
+    /// libxml2 compares every attribute of an element with every other (issue 22: 200,000 on one
+    /// element took 36 s): a start tag of more than 1,000 is refused before libxml2 reads it,
+    /// in well under a second, with the line it is on.
+    @Test func aStartTagOfAbsurdlyManyAttributesIsRefusedAtOnce() throws {
+        let attributes = (1...200_000).map { " a\($0)=\"\($0)\"" }.joined()
+        let feed = rss("<item><title>x</title>\n<enclosure url=\"https://x/a.mp3\"\(attributes)/></item>")
+        let start = ContinuousClock.now
+        #expect(throws: FeedError.tooManyAttributes(line: 5, limit: 1_000)) { try parse(feed) }
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(
+            FeedError.tooManyAttributes(line: 5, limit: 1_000).description
+                == "not read: an element at line 5 of the feed has more than 1000 attributes")
+    }
+
+    /// What is not a start tag is not counted: `=` in quoted values, comments, CDATA sections
+    /// (whose HTML has `<` of its own), processing instructions and declarations; and a tag of
+    /// 1,000 attributes is read.
+    @Test func attributesAreCountedOnlyInStartTags() throws {
+        let equals = String(repeating: "x=1 ", count: 2_000)
+        let others = (1...997).map { " a\($0)=\"1\"" }.joined()
+        let feed = try parse(
+            rss(
+                """
+                <!-- <a \(equals) -> -->
+                <?pi \(equals) ?>
+                <item><title>One</title><description><![CDATA[<p \(equals) ]]]></description>
+                <enclosure url="https://x/a.mp3" type="audio/mpeg" title="\(equals) > b"\(others)/></item>
+                """))
+        #expect(feed.items.map(\.title) == ["One"])
+    }
+
+    /// A parse that takes libxml2 longer than its budget is refused, however its bytes arrive.
+    @Test func aParseOverItsBudgetIsRefused() throws {
+        let items = (1...2_000).map { "<item><title>Episode \($0)</title><enclosure url=\"https://x/\($0).mp3\"/></item>" }
+        let feed = Array(rss(items.joined(separator: "\n")).utf8)
+        #expect(try parser.parse(feed).items.count == 2_000)
+        let hurried = FeedParser(baseURL: parser.baseURL, budget: .nanoseconds(1))
+        #expect(throws: FeedError.tooSlow(seconds: 0)) { try hurried.parse(feed) }
+        #expect(
+            FeedError.tooSlow(seconds: 20).description
+                == "not read: the feed took more than 20 s to read (built to be slow, or far too large)")
+    }
+
     // MARK: Not a feed
 
     @Test func anEmptyBodyIsNotAFeed() {

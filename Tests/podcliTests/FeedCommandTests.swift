@@ -241,6 +241,23 @@ import Testing
         try w.expectNothingStored()
     }
 
+    /// A feed whose generator has 200,000 attributes (issue 22: 36 s in libxml2, holding sync's
+    /// lock) is refused at once in one line, exit 65, nothing stored.
+    @Test func aFeedOfAnElementWithAbsurdlyManyAttributesIsRefusedAtOnce() throws {
+        let w = try World()
+        let attributes = (1...200_000).map { " a\($0)=\"\($0)\"" }.joined()
+        let url = try w.serve(
+            "feed.xml", Self.rss(title: "Attributes", items: [w.item(1)], channelExtra: "<generator\(attributes)>x</generator>"))
+        let start = ContinuousClock.now
+        let result = try w.t.run(["fetch", url])
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.hasPrefix("podcli: \(url): not read: an element at line "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(" of the feed has more than 1000 attributes\n"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        try w.expectNothingStored()
+    }
+
     @Test func libxml2sOwnMessagesNeverReachTheTerminal() throws {
         let t = try CLITestCase()
         var bytes = Data(#"<?xml version="1.0" encoding="Shift_JIS"?><rss><channel><title>"#.utf8)
