@@ -152,7 +152,9 @@ public enum AudioFileCheck {
         let largestBlock = Int(info[2]) << 8 | Int(info[3])
         let sampleRate = Int(info[10]) << 12 | Int(info[11]) << 4 | Int(info[12]) >> 4
         let bitsPerSample = (Int(info[12] & 0x01) << 4 | Int(info[13]) >> 4) + 1
-        if largestBlock < 16 { return "the FLAC stream is damaged: its blocks are at most \(largestBlock) samples (16 or more)" }
+        if largestBlock < 16 {
+            return "the FLAC stream is damaged: its blocks are at most \(largestBlock) samples (16 or more)"
+        }
         if sampleRate == 0 { return "the FLAC stream is damaged: its sample rate is 0" }
         if bitsPerSample < 4 { return "the FLAC stream is damaged: its samples are \(bitsPerSample) bits (4 or more)" }
         return nil

@@ -51,8 +51,9 @@ enum FFmpegLength {
             if !overflow { (total, overflow) = total.addingReportingOverflow(packet.pointee.duration) }
             cff_av_packet_unref(packet)
         }
-        guard !overflow, let frames = frameCount(total, timeBase: demuxer.stream.pointee.time_base, sampleRate: sampleRate),
-            frames >= 0, isPossible(frames, sampleRate: sampleRate, bytes: file.availableBytes)
+        let timeBase = demuxer.stream.pointee.time_base
+        guard !overflow, let frames = frameCount(total, timeBase: timeBase, sampleRate: sampleRate), frames >= 0,
+            isPossible(frames, sampleRate: sampleRate, bytes: file.availableBytes)
         else { return nil }
         return frames
     }

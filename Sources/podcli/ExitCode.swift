@@ -47,8 +47,8 @@ enum ExitCode: Int32, CaseIterable {
             }
         case let error as FeedError:
             switch error {
-            case .empty, .notXML, .notAFeed, .truncated, .illegalCharacter, .textTooLong, .badEncoding, .tooManyAttributes,
-                .tooSlow:
+            case .empty, .notXML, .notAFeed, .truncated, .illegalCharacter, .textTooLong, .badEncoding,
+                .tooManyAttributes, .tooSlow:
                 self = .badContent
             case .unreadable: self = .storage
             }

@@ -36,7 +36,8 @@ struct AudioFileCheckTests {
     /// `play` said "End of file" or "Invalid data"), each in words saying what is wrong.
     @Test func hostileFilesThePlayerRefusesAreRefused() throws {
         #expect(try problem(.headersOnly) == "the Ogg file has no audio: its stream ends after its headers")
-        #expect(try problem(.zeroBlockSize) == "the FLAC stream is damaged: its blocks are at most 0 samples (16 or more)")
+        #expect(
+            try problem(.zeroBlockSize) == "the FLAC stream is damaged: its blocks are at most 0 samples (16 or more)")
         let damaged = "the M4A file is damaged: its audio track's "
         #expect(try problem(.noSampleDescription) == damaged + "'stsd' box counts 0 sample descriptions")
         #expect(try problem(.noSamples) == damaged + "'stsz' box counts 0 samples")
@@ -54,7 +55,9 @@ struct AudioFileCheckTests {
             var bytes = [UInt8](try Data(contentsOf: AudioFixtures.shared.url(kind)))
             let headers = try AudioFixtures.oggPages(bytes)[1]
             bytes.removeSubrange(headers.upperBound...)
-            #expect(AudioFileCheck.problem(in: MemoryBytes(bytes), container: .ogg(codec)) == "the Ogg file has no audio: its stream ends after its headers")
+            #expect(
+                AudioFileCheck.problem(in: MemoryBytes(bytes), container: .ogg(codec))
+                    == "the Ogg file has no audio: its stream ends after its headers")
         }
         var flac = [UInt8](try Data(contentsOf: AudioFixtures.shared.url(.flacInOgg)))
         let first = try AudioFixtures.oggPages(flac)[0]
@@ -62,7 +65,9 @@ struct AudioFileCheckTests {
         let largest = first.lowerBound + 27 + Int(flac[first.lowerBound + 26]) + 13 + 4 + 2
         flac.replaceSubrange(largest..<(largest + 2), with: [0, 8])
         AudioFixtures.checksumOggPage(&flac, first)
-        #expect(AudioFileCheck.problem(in: MemoryBytes(flac), container: .ogg(.flac)) == "the FLAC stream is damaged: its blocks are at most 8 samples (16 or more)")
+        #expect(
+            AudioFileCheck.problem(in: MemoryBytes(flac), container: .ogg(.flac))
+                == "the FLAC stream is damaged: its blocks are at most 8 samples (16 or more)")
         for kind in [AudioFixtures.Kind.aacFragmented, .flacInOgg] + AudioFixtures.Kind.hugeGranule {
             #expect(try problem(kind) == nil, "\(kind)")
         }
@@ -92,7 +97,8 @@ struct AudioFileCheckTests {
     @Test func aFLACFileWithNoFramesIsSaidSo() throws {
         // "fLaC", then a last STREAMINFO block of 34 bytes (blocks of 4,096 samples, 44.1 kHz
         // stereo, 16 bits), and nothing after it.
-        let info: [UInt8] = [0x10, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0x0A, 0xC4, 0x42, 0xF0] + [UInt8](repeating: 0, count: 20)
+        let info: [UInt8] =
+            [0x10, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0x0A, 0xC4, 0x42, 0xF0] + [UInt8](repeating: 0, count: 20)
         let bytes = Array("fLaC".utf8) + [0x80, 0, 0, 34] + info
         #expect(AudioFileCheck.problem(in: MemoryBytes(bytes), container: .flac) == "the FLAC file has no audio frames after its metadata")
     }

@@ -205,10 +205,15 @@ import Testing
         // 1,000 episodes of many words beginning with "c": each repetition of "c"* read them all again.
         let syllables = ["ca", "co", "ce", "ci", "cu", "ba", "do", "ra", "mo", "te"]
         var generator = SystemRandomNumberGenerator()
-        func word() -> String { (0..<Int.random(in: 1...3, using: &generator)).map { _ in syllables.randomElement(using: &generator)! }.joined() }
+        func word() -> String {
+            (0..<Int.random(in: 1...3, using: &generator)).map { _ in syllables.randomElement(using: &generator)! }
+                .joined()
+        }
         try subscribe(
             library,
-            (1...1_000).map { item($0, title: "\(word()) \(word())", description: (0..<40).map { _ in word() }.joined(separator: " ")) })
+            (1...1_000).map { number in
+                item(number, title: "\(word()) \(word())", description: (0..<40).map { _ in word() }.joined(separator: " "))
+            })
         let single = try search(library, "c")
         #expect(single.count > 100)
         for count in [300, 30_000] {
@@ -221,7 +226,9 @@ import Testing
         }
         let many = (1...33).map { "w\($0)" }.joined(separator: " ")
         #expect(throws: StoreError.searchTooLong(words: 33, characters: 90)) { try search(library, many) }
-        #expect(throws: StoreError.searchTooLong(words: 1, characters: 1_001)) { try search(library, String(repeating: "c", count: 1_001)) }
+        #expect(throws: StoreError.searchTooLong(words: 1, characters: 1_001)) {
+            try search(library, String(repeating: "c", count: 1_001))
+        }
         var filter = EpisodeFilter()
         filter.search = many
         #expect(throws: StoreError.searchTooLong(words: 33, characters: 90)) { try library.count(filter) }

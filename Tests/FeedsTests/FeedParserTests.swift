@@ -293,7 +293,9 @@ import Testing
 
     /// A parse that takes libxml2 longer than its budget is refused, however its bytes arrive.
     @Test func aParseOverItsBudgetIsRefused() throws {
-        let items = (1...2_000).map { "<item><title>Episode \($0)</title><enclosure url=\"https://x/\($0).mp3\"/></item>" }
+        let items = (1...2_000).map {
+            "<item><title>Episode \($0)</title><enclosure url=\"https://x/\($0).mp3\"/></item>"
+        }
         let feed = Array(rss(items.joined(separator: "\n")).utf8)
         #expect(try parser.parse(feed).items.count == 2_000)
         let hurried = FeedParser(baseURL: parser.baseURL, budget: .nanoseconds(1))

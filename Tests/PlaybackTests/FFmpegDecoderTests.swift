@@ -135,7 +135,8 @@ struct FFmpegDecoderTests {
         // Compared as one Bool: a failing comparison of two 3.5 MB values is diffed for minutes.
         let same = pcm == reference
         #expect(same, "\(pcm.count) bytes decoded, \(reference.count) by the ffmpeg command")
-        #expect(abs(pcm.count / decoder.format.bytesPerFrame - AudioFixtures.seconds * kind.sampleRate) < kind.sampleRate / 10)
+        let frames = pcm.count / decoder.format.bytesPerFrame
+        #expect(abs(frames - AudioFixtures.seconds * kind.sampleRate) < kind.sampleRate / 10)
     }
 
     /// The check a download gets (`AudioFileCheck`) judges as the player does (issue 22: `fetch`
@@ -146,7 +147,8 @@ struct FFmpegDecoderTests {
     func theCheckAtDownloadRefusesWhatThePlayerRefuses(_ kind: Kind) throws {
         let path = try AudioFixtures.shared.url(kind).path
         let bytes = try #require(FileBytes(path: path))
-        guard case .audio(let container) = AudioSniffer.verdict(bytes.bytes(at: 0, count: AudioSniffer.windowSize)) else {
+        let verdict = AudioSniffer.verdict(bytes.bytes(at: 0, count: AudioSniffer.windowSize))
+        guard case .audio(let container) = verdict else {
             Issue.record("\(kind) is not sniffed as audio")
             return
         }
@@ -155,7 +157,8 @@ struct FFmpegDecoderTests {
         let playerRefuses = (try? played.get().isEmpty) ?? true
         if playerRefuses { #expect(checked != nil, "\(kind): the player refuses it (\(played)), the check does not") }
         if !Kind.broken.contains(kind) {
-            #expect(checked == nil && !playerRefuses, "\(kind): the check says \(checked ?? "nothing"), the player \(played)")
+            #expect(
+                checked == nil && !playerRefuses, "\(kind): the check says \(checked ?? "nothing"), the player \(played)")
         }
     }
 

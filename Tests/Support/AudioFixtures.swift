@@ -151,8 +151,11 @@ public final class AudioFixtures: Sendable {
                 try Data(bytes).write(to: output)
             case .hugeGranuleOpus, .hugeGranuleVorbis, .hugeGranuleFLAC:
                 var bytes = [UInt8](try Data(contentsOf: input))
-                guard let last = try Self.oggPages(bytes).last else { throw TestSupportError("no Ogg page in \(input.path)") }
-                bytes.replaceSubrange((last.lowerBound + 6)..<(last.lowerBound + 14), with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
+                guard let last = try Self.oggPages(bytes).last else {
+                    throw TestSupportError("no Ogg page in \(input.path)")
+                }
+                let granule = (last.lowerBound + 6)..<(last.lowerBound + 14)
+                bytes.replaceSubrange(granule, with: withUnsafeBytes(of: Int64.max.littleEndian, Array.init))
                 Self.checksumOggPage(&bytes, last)
                 try Data(bytes).write(to: output)
             case .headersOnly:
@@ -224,7 +227,9 @@ public final class AudioFixtures: Sendable {
 
     /// Writes `input` to `output` with the 32-bit field `offset` bytes into the first `box`'s
     /// content (after its version and flags, a count) set to `count`.
-    private static func setCount(of box: String, at offset: Int, to count: UInt32, from input: URL, to output: URL) throws {
+    private static func setCount(of box: String, at offset: Int, to count: UInt32, from input: URL, to output: URL)
+        throws
+    {
         var bytes = [UInt8](try Data(contentsOf: input))
         let field = try find(Array(box.utf8), in: bytes) + 4 + offset
         bytes.replaceSubrange(field..<(field + 4), with: withUnsafeBytes(of: count.bigEndian, Array.init))
@@ -236,7 +241,9 @@ public final class AudioFixtures: Sendable {
         var pages: [Range<Int>] = []
         var offset = 0
         while offset + 27 <= bytes.count {
-            guard bytes[offset..<(offset + 4)].elementsEqual("OggS".utf8) else { throw TestSupportError("no Ogg page at \(offset)") }
+            guard bytes[offset..<(offset + 4)].elementsEqual("OggS".utf8) else {
+                throw TestSupportError("no Ogg page at \(offset)")
+            }
             let lacing = bytes[(offset + 27)..<(offset + 27 + Int(bytes[offset + 26]))]
             let end = offset + 27 + lacing.count + lacing.reduce(0) { $0 + Int($1) }
             pages.append(offset..<end)

@@ -91,6 +91,7 @@ struct FormatsCommandTests {
         #expect(try library.captured() == (try Self.expected(.aacIndexFirst)))
     }
 
+    static let damagedTable = "the M4A file is damaged: its audio track's "
     static let reasons: [Kind: String] = [
         .truncated: "the M4A file is cut short: its 'mdat' box runs to byte ",
         .videoOnly: "the MP4 file has video and no audio track; nothing was kept",
@@ -99,11 +100,11 @@ struct FormatsCommandTests {
         .unknownCodec: "its audio is in a format podcli cannot play ('zzzz'); nothing was kept",
         .headersOnly: "the Ogg file has no audio: its stream ends after its headers; nothing was kept",
         .zeroBlockSize: "the FLAC stream is damaged: its blocks are at most 0 samples (16 or more); nothing was kept",
-        .noSampleDescription: "the M4A file is damaged: its audio track's 'stsd' box counts 0 sample descriptions; nothing was kept",
-        .noSamples: "the M4A file is damaged: its audio track's 'stsz' box counts 0 samples; nothing was kept",
-        .tooManySamples: "the M4A file is damaged: its audio track's 'stsz' box counts 100000 samples, more than it holds; nothing was kept",
-        .noChunks: "the M4A file is damaged: its audio track's 'stco' box counts 0 chunks; nothing was kept",
-        .tooManyChunks: "the M4A file is damaged: its audio track's 'stco' box counts 100000 chunks, more than it holds; nothing was kept",
+        .noSampleDescription: damagedTable + "'stsd' box counts 0 sample descriptions; nothing was kept",
+        .noSamples: damagedTable + "'stsz' box counts 0 samples; nothing was kept",
+        .tooManySamples: damagedTable + "'stsz' box counts 100000 samples, more than it holds; nothing was kept",
+        .noChunks: damagedTable + "'stco' box counts 0 chunks; nothing was kept",
+        .tooManyChunks: damagedTable + "'stco' box counts 100000 chunks, more than it holds; nothing was kept",
     ]
 
     @Test(arguments: Kind.broken)
