@@ -92,14 +92,20 @@ extension PlaySession {
             MediaState(
                 status: status.state == .playing ? .playing : .paused, trackNumber: episode.id, title: episode.title,
                 album: podcast, artist: author, url: episode.sourceURL, artURL: artwork.map(EpisodeArtwork.fileURL),
-                length: duration.map { Int64($0 * 1e6) },
+                length: duration.flatMap(Self.microseconds),
                 volume: status.volume, canGoNext: place.index + 1 < place.count, canGoPrevious: true))
-        let microseconds = Int64(status.seconds * 1e6)
+        let microseconds = Self.microseconds(status.seconds) ?? 0
         if case .seeked? = status.event {
             mediaPlayer.seeked(to: microseconds)
         } else {
             mediaPlayer.setPosition(microseconds)
         }
+    }
+
+    /// `seconds` in MPRIS's microseconds; nil for a time no Int64 holds (a length a stream still
+    /// arriving guessed wildly), which converting would trap on.
+    static func microseconds(_ seconds: Double) -> Int64? {
+        Int64(exactly: (seconds * 1e6).rounded())
     }
 
     /// logind's PrepareForSleep, when there is a system bus: the system going to sleep is an

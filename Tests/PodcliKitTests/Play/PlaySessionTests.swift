@@ -112,6 +112,16 @@ import Threads
     /// `next` leaves the first episode where it was heard (saved, not played) for the second,
     /// which resumes at its saved place; `quit` there saves that place and ends the session.
     /// (The `file` device is not paced: commands go in at each episode's first report.)
+    /// A length no Int64 of microseconds holds (a stream still arriving can guess one) is no
+    /// length on MPRIS, not a trap.
+    @Test func aTimeMPRISCannotHoldIsNoTime() {
+        #expect(PlaySession.microseconds(90.25) == 90_250_000)
+        #expect(PlaySession.microseconds(1e12) == 1_000_000_000_000_000_000)
+        #expect(PlaySession.microseconds(1e14) == nil)
+        #expect(PlaySession.microseconds(.infinity) == nil)
+        #expect(PlaySession.microseconds(.nan) == nil)
+    }
+
     @Test func nextSavesTheFirstsPlaceAndQuitEndsTheSessionSaving() throws {
         let b = Bench()
         let first = try b.download(Self.stereo)
