@@ -13,7 +13,8 @@ import Testing
 @Suite struct UnreachableHostsTests {
     private static func policy(_ hosts: UnreachableHosts?) -> DownloadPolicy {
         var policy = DownloadPolicy(userAgent: "podcli/test")
-        policy.baseDelay = 0.5
+        // A retry would wait at least 2.5 s (equal jitter on 5 s): far from one failed connection.
+        policy.baseDelay = 5
         policy.unreachableHosts = hosts
         return policy
     }
@@ -34,26 +35,20 @@ import Testing
     }
 
     @Test func aRefusedHostIsNotRetriedAndNotTriedAgainByTheRun() throws {
-        let port = try closedLoopbackPort()
+        let closed = try ClosedLoopbackPort()
+        let port = closed.port
         let hosts = UnreachableHosts()
         let url = "http://127.0.0.1:\(port)/feed.xml"
         let refused = UnreachableHost(name: "127.0.0.1:\(port)", reason: .refused)
 
-        // Five attempts would wait about 0.5 + 1 + 2 + 4 s between them.
+        // A second attempt would come 2.5 s or more after the first.
         let (first, seconds) = Self.fetch(url, policy: Self.policy(hosts))
         #expect(first == .unreachable(url: url, host: refused))
-        #expect(seconds < 1, "\(seconds) s")
+        #expect(seconds < 2.5, "\(seconds) s")
         #expect(first?.description == "could not download \(url): 127.0.0.1:\(port) refused the connection")
 
         // Something listens there now; the run does not look again (nor does a download).
-        var (listener, address) = try loopbackSocket(port: port)
-        defer { close(listener) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        try #require(bound && listen(listener, 8) == 0, "port \(port) was taken meanwhile")
+        let listener = try closed.listen()
         let other = "http://127.0.0.1:\(port)/other.xml"
         #expect(Self.fetch(other, policy: Self.policy(hosts)).0 == .unreachable(url: other, host: refused))
         let directory = try TemporaryDirectory(prefix: "podcli-unreachable")

@@ -487,12 +487,40 @@ public final class PulseAudioServer: Sendable {
 /// non-zero sample) arrived. Start it before the player, so that sample is seen as it comes.
 public final class SinkMonitor: Sendable {
     private let process: Process
-    private let firstSoundAt = FirstSound()
+    private let firstSoundAt: FirstSound
     private let finished = Latch()
 
-    /// Shared with the reading thread.
+    /// Shared with the reading thread: when the first sound reached the sink, counted in bytes of
+    /// the stream rather than by when a read saw it, so a reading thread the scheduler let wait
+    /// does not move it later. The stream is real time: a read at `now` that has brought `total`
+    /// bytes says the stream began no later than `now - total / rate`; the earliest such bound is
+    /// the one a read woken on time gave.
     private final class FirstSound: Sendable {
-        let instant = Mutex<ContinuousClock.Instant?>(nil)
+        private struct State {
+            var streamStart: ContinuousClock.Instant?
+            var soundOffset: Int?
+        }
+        private let state = Mutex(State())
+        let bytesPerSecond: Double
+
+        init(bytesPerSecond: Int) { self.bytesPerSecond = Double(bytesPerSecond) }
+
+        /// A read at `now` after which `total` bytes have arrived, the first non-zero byte of all
+        /// at `soundOffset` if there was one.
+        func read(at now: ContinuousClock.Instant, total: Int, soundOffset: Int?) {
+            let start = now - .seconds(Double(total) / bytesPerSecond)
+            state.withLock {
+                if $0.streamStart.map({ start < $0 }) ?? true { $0.streamStart = start }
+                if $0.soundOffset == nil { $0.soundOffset = soundOffset }
+            }
+        }
+
+        var instant: ContinuousClock.Instant? {
+            state.withLock { state in
+                guard let start = state.streamStart, let offset = state.soundOffset else { return nil }
+                return start + .seconds(Double(offset) / bytesPerSecond)
+            }
+        }
     }
 
     /// Starts recording and waits until the monitor streams (silence, while nothing plays).
@@ -517,20 +545,22 @@ public final class SinkMonitor: Sendable {
         try process.runInterruptible()
         self.process = process
         let streaming = Latch()
-        let firstSoundAt = firstSoundAt
+        let firstSoundAt = FirstSound(bytesPerSecond: server.sampleRate * server.channels * 2)
+        self.firstSoundAt = firstSoundAt
         let finished = finished
         let thread = Thread {
             let descriptor = output.fileHandleForReading.fileDescriptor
             var buffer = [UInt8](repeating: 0, count: 4096)
+            var total = 0
             while true {
                 let count = read(descriptor, &buffer, buffer.count)
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { break }
                 let now = ContinuousClock.now
                 streaming.open()
-                if buffer[..<count].contains(where: { $0 != 0 }) {
-                    firstSoundAt.instant.withLock { if $0 == nil { $0 = now } }
-                }
+                let sound = buffer[..<count].firstIndex(where: { $0 != 0 }).map { total + $0 }
+                total += count
+                firstSoundAt.read(at: now, total: total, soundOffset: sound)
             }
             try? output.fileHandleForReading.close()
             finished.open()
@@ -544,7 +574,7 @@ public final class SinkMonitor: Sendable {
     }
 
     /// When the first sound reached the sink; nil while none has.
-    public var firstSound: ContinuousClock.Instant? { firstSoundAt.instant.withLock { $0 } }
+    public var firstSound: ContinuousClock.Instant? { firstSoundAt.instant }
 
     /// Seconds from the first sound reaching the sink to `instant` (0 while none has).
     public func secondsOfSound(until instant: ContinuousClock.Instant = .now) -> Double {

@@ -14,13 +14,16 @@ import Testing
     /// (`itunes:new-feed-url`).
     struct DeadFeeds {
         let w: World
-        let port: Int
+        /// Held for the test: the port stays closed and no one else's.
+        let closed: ClosedLoopbackPort
+        var port: Int { closed.port }
         /// The subscriptions' (dead) URLs.
         let urls: [String]
 
         init(refused: Int, unresolved: Int) throws {
             w = try World()
-            port = try closedLoopbackPort()
+            closed = try ClosedLoopbackPort()
+            let port = closed.port
             var outlines = ""
             var urls: [String] = []
             for n in 1...(refused + unresolved) {
