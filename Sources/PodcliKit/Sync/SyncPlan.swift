@@ -8,11 +8,11 @@ import EpisodeStore
 ///    replacement, so they go first and free their space for the downloads.
 /// 2. `downloads`, newest first across all feeds: what `download` asks for among each feed's
 ///    newest `keep` (downloaded or wanted), without what is too old or too large, while the disk
-///    budget allows. Downloads cut short are finished, unless they are past `keep` (then their
-///    partial files are deleted in step 1, as step 3 would delete the finished files).
+///    budget allows. Downloads cut short are finished, unless they are past `keep` and the newer
+///    ones can come (not waiting out a backoff); those are left for step 3.
 /// 3. `surplus(of:policy:)`, worked out again once the downloads are recorded: a feed's downloads
-///    past its newest `keep`. `keep N` means N downloaded: a download that failed never costs an
-///    older episode its file.
+///    past its newest `keep`, and the downloads cut short behind them. `keep N` means N downloaded:
+///    a download that failed never costs an older episode its file, nor a partial one its place.
 /// Never an episode that is kept or queued (one being played is left alone when it is tried).
 public struct SyncPlan: Equatable, Sendable {
     public struct Deletion: Equatable, Sendable {
@@ -84,14 +84,22 @@ public struct SyncPlan: Equatable, Sendable {
             // the downloads it pushes past `keep` are what step 3 will free.
             let newest = keepers.prefix(rules.keep ?? keepers.count)
             wanted += newest.filter { !$0.isDownloaded }
+            // What can be on disk after this run among the newest: a wanted one still waiting out
+            // its backoff will not be.
+            var arriving = newest.filter { $0.isDownloaded || ($0.retryAt ?? 0) <= now }.count
             for episode in keepers.dropFirst(newest.count) {
                 if episode.isDownloaded {
                     if !episode.isQueued { replaced += episode.fileSize ?? 0 }
                 } else if episode.state == .downloading && (episode.isQueued || episode.isKept) {
                     wanted.append(episode)  // a download cut short that step 3 would not delete is finished
+                } else if episode.state == .downloading && arriving < newest.count {
+                    // Fills the place of a newer one that cannot come now; step 3 judges it after.
+                    wanted.append(episode)
+                    arriving += 1
                 } else if episode.state == .downloading {
-                    // Finished, step 3 would delete it in this same run: its partial file goes now.
-                    deletions.append(Deletion(id: episode.id, bytes: 0, reason: Self.pastKeep(rules)))
+                    // Finished, step 3 would delete it; left as it is, step 3 deletes its partial
+                    // file once the newer ones are downloaded (not before: they may yet fail).
+                    skipped.append(Skip(id: episode.id, reason: Self.pastKeep(rules)))
                 } else {
                     skipped.append(Skip(id: episode.id, reason: Self.pastKeep(rules)))
                 }
@@ -113,9 +121,17 @@ public struct SyncPlan: Equatable, Sendable {
         for (feedID, feedEpisodes) in byFeed(episodes, cutShort: &ignored) {
             let rules = policy(feedID)
             guard let keep = rules.keep else { continue }
-            let downloads = feedEpisodes.filter { $0.isDownloaded && !$0.isKept }
-            for episode in downloads.dropFirst(keep) where !episode.isQueued {
-                surplus.append(Deletion(id: episode.id, bytes: episode.fileSize ?? 0, reason: pastKeep(rules)))
+            var newer = 0  // downloads newer than `episode` that count toward keep
+            for episode in feedEpisodes where !episode.isKept {
+                if episode.isDownloaded {
+                    if newer >= keep && !episode.isQueued {
+                        surplus.append(Deletion(id: episode.id, bytes: episode.fileSize ?? 0, reason: pastKeep(rules)))
+                    }
+                    newer += 1
+                } else if episode.state == .downloading && newer >= keep && !episode.isQueued {
+                    // A download cut short that step 2 left (`init`): finished, it would go too.
+                    surplus.append(Deletion(id: episode.id, bytes: 0, reason: pastKeep(rules)))
+                }
             }
         }
         return surplus

@@ -12,13 +12,13 @@ import Testing
     static func episode(
         _ id: Int, age: Int = 1, size: Int? = nil, file: Int? = nil, state: EpisodeState = .new,
         played: Int? = nil, kept: Bool = false, queued: Bool = false, removed: Bool = false, new: Bool = false,
-        feed: Int? = 1
+        feed: Int? = 1, retryAt: Int? = nil
     ) -> EpisodeStatus {
         EpisodeStatus(
             id: id, feedID: feed, sortDate: now - age * day, publishedAt: now - age * day, enclosureLength: size,
             state: file != nil ? .downloaded : state, fileSize: file, played: played != nil,
             playedAt: played.map { now - $0 * day }, isKept: kept, isQueued: queued, removedAt: removed ? now : nil,
-            isNew: new)
+            isNew: new, retryAt: retryAt)
     }
 
     static func plan(
@@ -58,14 +58,30 @@ import Testing
     }
 
     @Test func aDownloadCutShortPastKeepIsDeletedUnlessQueuedOrKept() {
+        let episodes = [
+            Self.episode(1, age: 1, state: .downloading), Self.episode(2, age: 2, state: .downloading),
+            Self.episode(3, age: 3, state: .downloading, queued: true),
+            Self.episode(4, age: 4, state: .downloading, kept: true),
+        ]
+        let plan = Self.plan(episodes, policy: EpisodePolicy(keep: 1))
+        #expect(plan.downloads.map(\.id) == [1, 3, 4])
+        #expect(plan.deletions.isEmpty && plan.skipped.map(\.id) == [2])
+        // Its partial file goes once the newer one is downloaded, not before (it may fail).
+        #expect(SyncPlan.surplus(of: episodes) { _ in EpisodePolicy(keep: 1) }.isEmpty)
+        let downloaded = [Self.episode(1, age: 1, file: 10)] + episodes.dropFirst()
+        #expect(
+            SyncPlan.surplus(of: downloaded) { _ in EpisodePolicy(keep: 1) }
+                == [SyncPlan.Deletion(id: 2, bytes: 0, reason: "older than the newest 1 (keep)")])
+    }
+
+    @Test func aDownloadCutShortPastKeepIsFinishedInThePlaceOfANewerOneBackingOff() {
         let plan = Self.plan(
             [
-                Self.episode(1, age: 1, state: .downloading), Self.episode(2, age: 2, state: .downloading),
-                Self.episode(3, age: 3, state: .downloading, queued: true),
-                Self.episode(4, age: 4, state: .downloading, kept: true),
+                Self.episode(1, age: 1, new: true, retryAt: Self.now + 60),
+                Self.episode(2, age: 2, state: .downloading), Self.episode(3, age: 3, state: .downloading),
             ], policy: EpisodePolicy(keep: 1))
-        #expect(plan.downloads.map(\.id) == [1, 3, 4])
-        #expect(plan.deletions == [SyncPlan.Deletion(id: 2, bytes: 0, reason: "older than the newest 1 (keep)")])
+        #expect(plan.waiting == [1] && plan.downloads.map(\.id) == [2])
+        #expect(plan.deletions.isEmpty && plan.skipped.map(\.id) == [3])
     }
 
     @Test func keepDownloadsTheNewestAndSkipsOlderNewOnesButDeletesNothingBeforehand() {

@@ -67,6 +67,41 @@ extension SynchronizerTests {
         #expect(try s.sync("download = all\nkeep = 2\n").report.downloaded.isEmpty)
     }
 
+    /// A partial download past `keep` is a download like another: the newer episode failing or
+    /// waiting out its backoff never costs it its place (it was deleted and marked removed in
+    /// step 1, leaving the feed with nothing).
+    @Test func aPartialDownloadPastKeepIsFinishedWhenTheNewerOneCannotCome() throws {
+        let s = try SyncShelf()
+        try s.subscribe(try s.serve("alpha", episodes: 1...2))
+        let older = try s.t.episode("alpha 1")
+        let whole = try Data(contentsOf: s.t.served.appendingPathComponent("alpha-ep1.mp3"))
+        let directory = try s.library.prepareDirectory(for: older)
+        try whole.prefix(whole.count * 9 / 10).write(to: URL(fileURLWithPath: directory + "/alpha-ep1.mp3.part"))
+        try s.library.setState(.downloading, of: older)
+        let newest = try Data(contentsOf: s.t.served.appendingPathComponent("alpha-ep2.mp3"))
+        try s.t.withdraw("alpha-ep2.mp3")
+
+        // The newer one fails: the partial stays for a later run.
+        for _ in 1...3 {
+            let failing = try s.sync("download = all\nkeep = 1\n")
+            #expect(failing.report.failures.count == 1 && failing.report.deleted == 0)
+            #expect(try s.t.episode("alpha 1").removedAt == nil)
+            #expect(try s.t.partialFiles().count == 1)
+        }
+        // The newer one backs off: the partial is finished in its place.
+        let waiting = try s.sync("download = all\nkeep = 1\n")
+        #expect(waiting.report.waiting == 1 && waiting.report.downloaded.map(\.title) == ["alpha 1"])
+        #expect(try s.t.downloaded() == ["alpha 1"])
+
+        // Once the newer one is recorded, the older one goes, as any download past keep.
+        try s.t.serve("alpha-ep2.mp3", newest)
+        let retryAt = try #require(try s.library.episodeStatuses().compactMap(\.retryAt).first)
+        s.clock.advance(by: retryAt - s.clock.now + 1)
+        let fixed = try s.sync("download = all\nkeep = 1\n")
+        #expect(fixed.report.downloaded.map(\.title) == ["alpha 2"] && fixed.report.deleted == 1)
+        #expect(try s.t.downloaded() == ["alpha 2"])
+    }
+
     @Test func keepNeverDeletesADownloadBeforeItsReplacementIsRecorded() throws {
         let s = try SyncShelf()
         try s.subscribe(try s.serve("alpha", episodes: 1...1))
