@@ -236,7 +236,7 @@ extension Transfer.Result {
     /// failures, timeouts, a cut-off body), thrown when it cannot.
     func retryableError(url: String, policy: DownloadPolicy) throws(DownloadError) -> DownloadError {
         // Not retried: trying again within a second would not make the host answer, and the run
-        // remembers it (`UnreachableHosts`).
+        // remembers it (set only with the policy's `UnreachableHosts`).
         if let unreachable { throw .unreachable(url: url, host: unreachable) }
         let error = DownloadError.network(code: Int32(code.rawValue), message: message, url: url, attempts: 1)
         switch code {

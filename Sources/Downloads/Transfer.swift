@@ -35,7 +35,7 @@ final class Transfer {
         let redirectURL: String?
         /// Ended by the stop event, not by the server.
         var stopped = false
-        /// The host could not be reached (now, or earlier in the run).
+        /// The host could not be reached (now, or earlier in the run); only with the run's memory.
         var unreachable: UnreachableHost?
     }
 
@@ -123,7 +123,9 @@ final class Transfer {
         let message =
             stopped
             ? "stopped" : errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
-        let unreachable = stopped ? nil : unreachableHost(after: code)
+        // Only a run that remembers hosts fails at once (`Downloader`): without one (`play`), a
+        // refused connection is a network error like another, retried with backoff.
+        let unreachable = stopped || unreachableHosts == nil ? nil : unreachableHost(after: code)
         if let unreachable { unreachableHosts?.remember(unreachable) }
         return Result(
             code: code, message: message, effectiveURL: effectiveURL, redirectURL: string(CURLINFO_REDIRECT_URL),

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Threads
 
 @testable import Downloads
 
@@ -66,6 +67,44 @@ import Testing
         try Data("<rss><channel><title>T</title></channel></rss>".utf8).write(
             to: try server.makeDirectory(file).appendingPathComponent("feed.xml"))
         #expect(Self.fetch(server.url("/files/\(file)/feed.xml"), policy: Self.policy(hosts)).0 == nil)
+    }
+
+    /// A policy with no run memory (`play`'s) retries a refused connection with its backoff: a
+    /// server that comes back between two attempts is downloaded from (it failed at once).
+    @Test func withoutTheRunsMemoryARefusedConnectionIsRetried() throws {
+        let closed = try ClosedLoopbackPort()  // refused until it listens
+        let body = Data("ID3\u{4}\0\0\0\0\0\0".utf8) + Data(repeating: 0x55, count: 20_000)
+        // Answers one request on the listening socket.
+        let serveOnce: @Sendable (Int32) -> Void = { listening in
+            let connection = accept(listening, nil, nil)
+            guard connection >= 0 else { return }
+            defer { close(connection) }
+            var request: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !request.suffix(4).elementsEqual("\r\n\r\n".utf8) && request.count < 65_536 {
+                let count = recv(connection, &buffer, buffer.count, 0)
+                guard count > 0 else { return }
+                request += buffer[0..<count]
+            }
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            let response = Data(head.utf8) + body
+            _ = response.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        var server: ServiceThread?
+        defer { server?.join() }
+        var waits = 0
+        let directory = try TemporaryDirectory(prefix: "podcli-unreachable")
+        let result = try Downloader(policy: Self.policy(nil)).download(
+            DownloadRequest(
+                url: "http://127.0.0.1:\(closed.port)/episode.mp3", directory: directory.path, fileMode: 0o600)
+        ) { event in
+            guard case .waiting = event else { return }
+            waits += 1
+            guard waits == 1, let listening = try? closed.listen() else { return }  // back before the retry
+            server = ServiceThread(name: "test.comeback") { _ in serveOnce(listening) }
+        }
+        #expect(waits == 1)
+        #expect(try Data(contentsOf: directory.appending(result.partialName)) == body)
     }
 
     @Test func aNameThatDoesNotResolveIsRememberedToo() throws {
