@@ -9,10 +9,10 @@ import Strings
 public struct FeedParser: Sendable {
     /// Relative URLs in the feed are resolved against this (the feed's own URL).
     public let baseURL: String
-    /// What the parse may take of libxml2's time before the document is refused (`XMLStream`).
+    /// What the parse may take of libxml2's CPU time before the document is refused (`XMLStream`).
     public let budget: Duration
 
-    /// What a document may take of libxml2's time: a feed of thousands of episodes takes well
+    /// What a document may take of libxml2's CPU time: a feed of thousands of episodes takes well
     /// under a second.
     public static let defaultBudget = Duration.seconds(20)
 

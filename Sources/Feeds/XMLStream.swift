@@ -159,8 +159,8 @@ struct XMLStreamFailure: Error {
 ///
 /// Two limits keep a hostile document from holding the parse (and `sync`'s lock) for minutes:
 /// a start tag of more than `StartTagScanner.limit` attributes is refused before libxml2 reads
-/// it, and the time spent in libxml2 is capped by `budget` (the time spent waiting for the
-/// bytes, as a feed arrives, does not count).
+/// it, and the CPU time spent in libxml2 is capped by `budget` (the time spent waiting for the
+/// bytes, as a feed arrives, or descheduled, does not count).
 final class XMLStream {
     private let context: xmlParserCtxtPtr
     private var handler = xmlSAXHandler()
@@ -302,7 +302,10 @@ final class XMLStream {
 
     /// Runs a call into libxml2, counting its generic errors and its time against the budget.
     private func parse(_ body: () -> Void) {
-        spent += ContinuousClock().measure { countingGenericErrors(body) }
+        // The thread's CPU time: waiting descheduled, or a laptop's sleep, is not libxml2's work.
+        let started = ThreadCPUTime.now()
+        countingGenericErrors(body)
+        spent += ThreadCPUTime.now() - started
         if spent > budget { refusal = .tooSlow(seconds: Int(budget.components.seconds)) }
     }
 
