@@ -68,22 +68,37 @@ extension Library {
     /// Finishes the removals a killed podcli left in the trash, as the database says they ended:
     /// a directory whose episode is still recorded with its files (the removal never committed)
     /// goes back in place, any other is deleted. A removal still running holds its episode's
-    /// claim, and is left to finish.
+    /// claim, and is left to finish; so is every entry while no claim can be made at all (no
+    /// lock file: a running removal could not be told from a killed one).
     func sweepTrash() {
         for name in FileSystem.entries(episodesDirectory) where name.hasPrefix(Library.trashPrefix) {
             let uuid = String(name.dropFirst(Library.trashPrefix.count))
-            guard let hold = PlaybackHold.exclusive(uuid, in: self) else { continue }
+            guard let hold = PlaybackHold.exclusive(uuid, in: self), hold.isLocked else { continue }
             defer { hold.release(deletingLockFile: true) }
             let trash = episodesDirectory + "/" + name
             let home = episodesDirectory + "/" + uuid
             // On a database that cannot be read, keeping the files is the safe guess.
             let uncommitted = (try? stillRecorded(uuid: uuid)) ?? true
-            if uncommitted {
-                if !FileSystem.exists(home) { try? FileSystem.rename(trash, to: home) }
-            } else {
+            if !uncommitted {
                 try? FileSystem.removeTree(trash)
+            } else if !FileSystem.exists(home) {
+                try? FileSystem.rename(trash, to: home)
+            } else {
+                putBack(trash, into: home)
             }
         }
+    }
+
+    /// The files of a removal that never committed, into the episode's directory made again
+    /// since (by a download or `play`'s artwork): what it lacks is moved in; a name it has was
+    /// written there after the removal, so its file is the newer, and the trash's copy goes.
+    /// Only when every file that was missing is back is the trash deleted: otherwise it is kept,
+    /// and the next open tries again.
+    private func putBack(_ trash: String, into home: String) {
+        for name in FileSystem.entries(trash) where !FileSystem.exists(home + "/" + name) {
+            guard (try? FileSystem.rename(trash + "/" + name, to: home + "/" + name)) != nil else { return }
+        }
+        try? FileSystem.removeTree(trash)
     }
 
     /// Whether the episode `uuid` is recorded as having files: its row is there, and either it has
@@ -139,6 +154,9 @@ public final class PlaybackHold {
         }
         return PlaybackHold(descriptor: descriptor, path: path)
     }
+
+    /// Whether a lock is held: false for a removal's claim where no lock file can be made.
+    var isLocked: Bool { descriptor >= 0 }
 
     /// Lets go; a remover also deletes the lock file, which nobody else holds.
     func release(deletingLockFile: Bool) {

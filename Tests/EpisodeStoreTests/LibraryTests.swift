@@ -177,6 +177,43 @@ import Testing
         #expect(reopened.check(file, of: episode).isEmpty)
     }
 
+    /// With no lock file to be had (here `playing` is a file, not a directory; ENOSPC or EACCES
+    /// do the same), a removal still under way cannot be told from a killed one: the sweep
+    /// leaves the trash alone rather than put a directory back under the remover.
+    @Test func theSweepLeavesTheTrashAloneWithoutARealLock() throws {
+        let library = try makeLibrary()
+        let (episode, file, trash) = try recordedEpisode(in: library)
+        try FileManager.default.moveItem(atPath: library.directory(of: episode), toPath: trash)
+        let playing = library.directory + "/playing"
+        try? FileManager.default.removeItem(atPath: playing)
+        try Data().write(to: URL(fileURLWithPath: playing))
+        _ = try makeLibrary()
+        #expect(FileManager.default.fileExists(atPath: trash))
+        #expect(!FileManager.default.fileExists(atPath: library.directory(of: episode)))
+
+        // Once a lock can be taken, the next open puts it back.
+        try FileManager.default.removeItem(atPath: playing)
+        let reopened = try makeLibrary()
+        #expect(!FileManager.default.fileExists(atPath: trash))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: reopened.path(of: file))) == Data("abc".utf8))
+    }
+
+    /// A killed removal's files go back even when the episode's directory was made again since
+    /// (the trash stayed, looked at on every open): what the new directory lacks is moved in.
+    @Test func aRemovalInterruptedBeforeCommitMergesIntoADirectoryMadeSince() throws {
+        let library = try makeLibrary()
+        let (episode, file, trash) = try recordedEpisode(in: library)
+        try FileManager.default.moveItem(atPath: library.directory(of: episode), toPath: trash)
+        let artwork = library.artworkPath(of: episode)
+        _ = try library.prepareDirectory(for: episode)
+        try Data("jpeg".utf8).write(to: URL(fileURLWithPath: artwork))
+        let reopened = try makeLibrary()
+        #expect(!FileManager.default.fileExists(atPath: trash))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: reopened.path(of: file))) == Data("abc".utf8))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: artwork)) == Data("jpeg".utf8))
+        #expect(reopened.check(file, of: episode).isEmpty)
+    }
+
     @Test func checkReportsEachDriftAndRepairRestoresModes() throws {
         let library = try makeLibrary()
         let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)
