@@ -4,7 +4,7 @@ import Dispatch
 public struct PlayerStatus: Equatable, Sendable {
     /// What just happened; nil for a periodic update.
     public var event: PlayerEvent?
-    /// The frame being heard now.
+    /// The media frame being heard now.
     public var position: Int
     public var frameCount: Int?
     public var sampleRate: Int
@@ -15,27 +15,26 @@ public struct PlayerStatus: Equatable, Sendable {
     public var duration: Double? { frameCount.map { Double($0) / Double(sampleRate) } }
 }
 
-/// Plays one episode: decodes, applies the volume, writes to the device, and between two writes
-/// carries out the commands that arrived. One thread, one loop, read top to bottom (as mpv's
-/// `run_playloop`): commands → stop? → paused? → decode → write → report.
+/// Plays one episode: decodes, filters (the volume last), writes to the device, and between two
+/// writes carries out the commands that arrived. One thread, one loop, read top to bottom (as
+/// mpv's `run_playloop`): commands → stop? → paused? → decode → filter → write → report.
+/// Positions are media frames, told from device frames by the `MediaClock`.
 public final class Player {
     private let decoder: any AudioDecoder
     private let device: AudioDevice
     private let commands: CommandQueue
     public private(set) var engine: PlaybackEngine
-    /// Stop after this many frames have been played (`--for`).
+    /// Stop after this many media frames have been played (`--for`).
     private let limit: Int?
+    /// Between the decoder and the device; the device opens at its output format.
+    private let filters: FilterChain
+    private let volume = SoftwareVolume()
+    private let outputFormat: AudioFormat
     /// The device's output while there is one: opened on the first write, let go when the device
     /// is lost, opened again on the next write after that.
     private var output: (any AudioOutput)?
-    /// The decoder frame just after the last one written to the output.
-    private var written: Int
-    /// How far behind `written` the listener was after the last write: what a device that
-    /// vanishes had not played yet.
-    private var unplayedAfterLastWrite = 0
-    /// Frames played so far, wherever seeks took the decoder: written to the device, less what
-    /// it dropped unheard (a pause that drops, a seek, a lost device).
-    public private(set) var framesPlayed = 0
+    /// Which media frame the device frames written reach, and the media and device frames played.
+    public private(set) var clock: MediaClock
     /// When to try a busy device again, and the delay after that (doubling up to a cap).
     private var busyRetry: (at: DispatchTime, delay: Double)?
 
@@ -54,19 +53,25 @@ public final class Player {
 
     public var format: AudioFormat { decoder.format }
 
-    /// The frame the listener hears now.
-    public var position: Int { max(0, written - (output?.unplayedFrames ?? 0)) }
+    /// The media frame the listener hears now.
+    public var position: Int { clock.position(deviceHolding: output?.unplayedFrames ?? 0) }
 
     /// - Parameters:
     ///   - engine: carries the volume over from the previous episode.
-    ///   - limit: frames to play before stopping with `.limitReached`; nil plays to the end.
-    public init(decoder: any AudioDecoder, device: AudioDevice, commands: CommandQueue, engine: PlaybackEngine, limit: Int?) {
+    ///   - limit: media frames to play before stopping with `.limitReached`; nil plays to the end.
+    ///   - filters: between the decoder and the volume, in the order the sound goes through them.
+    public init(
+        decoder: any AudioDecoder, device: AudioDevice, commands: CommandQueue, engine: PlaybackEngine, limit: Int?,
+        filters: [any AudioFilter] = []
+    ) {
         self.decoder = decoder
         self.device = device
         self.commands = commands
         self.engine = engine
         self.limit = limit
-        self.written = decoder.position
+        self.filters = FilterChain(filters, volume: volume)
+        self.outputFormat = self.filters.configure(decoder.format)
+        self.clock = MediaClock(startingAt: decoder.position)
     }
 
     /// Plays until the episode ends or a command stops it; returns why. `report` is called on
@@ -137,35 +142,39 @@ public final class Player {
     private var decodeFailures = 0
     private var decodedAny = false
 
-    /// Decoded frames the device has not taken yet (its write ran out of time): these bytes of
-    /// the loop's buffer, written before anything new is decoded. Forgotten whenever the decoder
-    /// is moved (a seek, a drop, a lost device): they are decoded again from `written`.
-    private var pending: Range<Int>?
+    /// Filtered frames the device has not taken yet (its write ran out of time), written before
+    /// anything new is decoded. Forgotten whenever the decoder is moved (a seek, a drop, a lost
+    /// device): they are decoded again.
+    private var pending: UnsafeRawBufferPointer?
+    /// Media frames decoded and filtered but not written yet: what `pending` carries the media
+    /// further (with what the filters still hold, or gave out for).
+    private var unwrittenMedia = 0
 
-    /// Decodes the next chunk (at most what `--for` leaves), unless part of the last one is still
-    /// to be written, and writes it, waiting for room no longer than `writeWait`; tells the engine
-    /// when the episode or the limit ends, and when the device is busy or gone.
+    /// Decodes and filters the next chunk (at most what `--for` leaves), unless part of the last
+    /// one is still to be written, and writes it, waiting for room no longer than `writeWait`;
+    /// tells the engine when the episode or the limit ends, and when the device is busy or gone.
     private func feedOutput(from buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws {
         if pending == nil {
             guard !decoder.isWaitingForData, try openOutput(send) != nil else { return }
-            guard let decoded = try decode(into: buffer, send) else { return }
-            pending = decoded
+            guard let filtered = try decode(into: buffer, send), !filtered.isEmpty else { return }
+            pending = UnsafeRawBufferPointer(filtered)
         }
-        guard let range = pending, let output = try openOutput(send) else { return }
+        guard let chunk = pending, let output = try openOutput(send) else { return }
         var result = WriteResult(frames: 0)
         let delivered = try using(output, send) { output throws(OutputError) in
-            result = try output.write(UnsafeRawBufferPointer(rebasing: buffer[range]), waitingUpTo: Self.writeWait)
+            result = try output.write(chunk, waitingUpTo: Self.writeWait)
         }
         guard delivered else {
             // Whatever of this chunk did not reach the device is decoded again after a resume.
-            pending = nil
-            return decoder.seek(toFrame: written)
+            return decodeAgain(from: clock.mediaFrameWritten)
         }
-        written += result.frames
-        framesPlayed += result.frames
-        let rest = range.lowerBound + result.frames * decoder.format.bytesPerFrame
-        pending = rest < range.upperBound ? rest..<range.upperBound : nil
-        unplayedAfterLastWrite = output.unplayedFrames
+        // The media this write carried: the chunk's share of it, all of it with its last frame.
+        let chunkFrames = chunk.count / outputFormat.bytesPerFrame
+        let media = result.frames == chunkFrames ? unwrittenMedia : unwrittenMedia * result.frames / chunkFrames
+        unwrittenMedia -= media
+        clock.wrote(deviceFrames: result.frames, mediaFrames: media, deviceHolding: output.unplayedFrames)
+        let rest = chunk.dropFirst(result.frames * outputFormat.bytesPerFrame)
+        pending = rest.isEmpty ? nil : UnsafeRawBufferPointer(rebasing: rest)
         if result.suspended {
             // The system slept and the device has been resumed: an interruption that has ended.
             try handle(.interruptionBegan(.systemSleep), send)
@@ -173,16 +182,13 @@ public final class Player {
         }
     }
 
-    /// The bytes of `buffer` the next chunk was decoded into, at the volume; nil when there is
-    /// none (the end, the limit, a bad frame skipped).
+    /// The next chunk, decoded into `buffer` and filtered; nil when there is none (the end, the
+    /// limit, a bad frame skipped).
     private func decode(into buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws
-        -> Range<Int>?
+        -> UnsafeMutableRawBufferPointer?
     {
-        let frames = min(Self.chunkFrames, limit.map { $0 - framesPlayed } ?? .max)
-        guard frames > 0 else {
-            engine.finish(.limitReached)
-            return nil
-        }
+        let frames = min(Self.chunkFrames, limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia } ?? .max)
+        guard frames > 0 else { return drainFilters(then: .limitReached) }
         let count: Int
         do {
             count = try decoder.read(
@@ -193,20 +199,41 @@ public final class Player {
             // failing, the rest of the file is not audio: the episode ends there, unless nothing at
             // all could be played.
             decodeFailures += 1
-            if decodeFailures == 1 { send(.skippedCorruptAudio(at: written, reason: error.reason)) }
+            if decodeFailures == 1 { send(.skippedCorruptAudio(at: clock.mediaFrameWritten, reason: error.reason)) }
             if decodeFailures >= Self.maxConsecutiveDecodeFailures {
                 guard decodedAny else { throw error }
                 engine.finish(.endOfEpisode)
             }
             return nil
         }
-        guard count > 0 else {
-            engine.finish(.endOfEpisode)
+        guard count > 0 else { return drainFilters(then: .endOfEpisode) }
+        decodedAny = true
+        let latency = filters.latency
+        volume.percent = engine.volume
+        let filtered = filters.process(UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
+        unwrittenMedia += count / decoder.format.bytesPerFrame + latency - filters.latency
+        return filtered
+    }
+
+    /// At the end (or the limit), what the filters still hold; once they hold nothing, the
+    /// episode is over for `reason`.
+    private func drainFilters(then reason: StopReason) -> UnsafeMutableRawBufferPointer? {
+        let latency = filters.latency
+        let tail = filters.drain()
+        guard !tail.isEmpty else {
+            engine.finish(reason)
             return nil
         }
-        decodedAny = true
-        SoftwareVolume.apply(engine.volume, to: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
-        return 0..<count
+        unwrittenMedia += latency
+        return tail
+    }
+
+    /// Forgets what was decoded and not written, and what the filters hold; decodes from `frame`.
+    private func decodeAgain(from frame: Int) {
+        pending = nil
+        unwrittenMedia = 0
+        filters.reset()
+        decoder.seek(toFrame: frame)
     }
 
     /// The output, opened if there is none yet. A busy device is an interruption until it is
@@ -216,7 +243,7 @@ public final class Player {
         if let output { return output }
         let opened: any AudioOutput
         do throws(OutputError) {
-            opened = try device.output(for: decoder.format)
+            opened = try device.output(for: outputFormat)
         } catch {
             switch error {
             case .busy:
@@ -280,10 +307,7 @@ public final class Player {
             _ = try using(output, send) { output throws(OutputError) in effect = try output.pause() }
             if case .dropped(let count) = effect, count > 0 {
                 // The device forgot what it had not played yet: decode it again on resume.
-                written -= count
-                framesPlayed -= count
-                pending = nil
-                decoder.seek(toFrame: written)
+                decodeAgain(from: clock.dropped(deviceFrames: count))
             }
         case .resumeOutput:
             _ = try using(output, send) { output throws(OutputError) in try output.resume() }
@@ -291,18 +315,13 @@ public final class Player {
             // What the device held when it vanished was never heard: play it again later.
             output = nil
             device.release()
-            written -= unplayedAfterLastWrite
-            framesPlayed -= unplayedAfterLastWrite
-            unplayedAfterLastWrite = 0
-            pending = nil
-            decoder.seek(toFrame: written)
+            decodeAgain(from: clock.dropped(deviceFrames: clock.heldAfterLastWrite))
         case .seek(let frame):
             // What the device still held is not heard: it does not count toward `--for`.
-            framesPlayed -= output?.unplayedFrames ?? 0
+            _ = clock.dropped(deviceFrames: output?.unplayedFrames ?? 0)
             output?.discard()
-            pending = nil
-            decoder.seek(toFrame: frame)
-            written = decoder.position
+            decodeAgain(from: frame)
+            clock.restart(at: decoder.position)
         case .report(let event):
             send(event)
         }
@@ -318,7 +337,7 @@ public final class Player {
             let heard = position
             output?.discard()
             pending = nil
-            written = heard
+            clock.restart(at: heard)
         }
     }
 }

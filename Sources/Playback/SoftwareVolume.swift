@@ -1,7 +1,13 @@
 /// Volume applied to the samples themselves, so it works on every device (ALSA's mixer belongs
-/// to the card, not to the stream). 100% leaves the samples untouched, bit for bit.
-public enum SoftwareVolume {
+/// to the card, not to the stream): the last filter of the chain. 100% leaves the samples
+/// untouched, bit for bit.
+public final class SoftwareVolume: AudioFilter {
     public static let range = 0...100
+
+    /// `percent`, kept within `range`; the player sets it from its engine before each chunk.
+    public var percent: Int
+
+    public init(percent: Int = 100) { self.percent = percent }
 
     /// `percent`, kept within `range`.
     public static func clamped(_ percent: Int) -> Int { range.clamped(percent) }
@@ -17,4 +23,15 @@ public enum SoftwareVolume {
             pcm[index] = Int16(truncatingIfNeeded: (Int32(pcm[index]) * gain) >> 16)
         }
     }
+
+    public func configure(_ input: AudioFormat) -> AudioFormat { input }
+
+    public func process(_ pcm: UnsafeMutableRawBufferPointer) -> UnsafeMutableRawBufferPointer {
+        Self.apply(percent, to: pcm)
+        return pcm
+    }
+
+    public func drain() -> UnsafeMutableRawBufferPointer { .init(start: nil, count: 0) }
+    public func reset() {}
+    public var latency: Int { 0 }
 }

@@ -179,7 +179,7 @@ public final class PlaySession {
             limit: playing.remaining.map { Int(($0 * rate).rounded()) })
         let reason = try run(player, for: episode)
         playing.engine = PlaybackEngine(volume: player.engine.volume)
-        playing.remaining = playing.remaining.map { $0 - Double(player.framesPlayed) / rate }
+        playing.remaining = playing.remaining.map { $0 - Double(player.clock.mediaFramesPlayed) / rate }
         if reason == .endOfEpisode, let failure = stream?.failure {
             try save(player.position, of: episode, sampleRate: decoder.format.sampleRate)
             throw failure
