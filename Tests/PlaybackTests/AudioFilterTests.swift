@@ -43,6 +43,43 @@ struct AudioFilterTests {
         var latency: Int { 0 }
     }
 
+    /// Gives out each frame one frame late (a filter with latency), and the last one on drain.
+    final class DelayFilter: AudioFilter {
+        private var size = 4
+        private var held: [UInt8] = []
+        private var output = UnsafeMutableRawBufferPointer.allocate(byteCount: 0, alignment: 16)
+
+        deinit { output.deallocate() }
+
+        func configure(_ input: AudioFormat) -> AudioFormat {
+            size = input.bytesPerFrame
+            return input
+        }
+
+        func process(_ pcm: UnsafeMutableRawBufferPointer) -> UnsafeMutableRawBufferPointer {
+            let all = held + Array(pcm)
+            held = Array(all.suffix(size))
+            return give(all.dropLast(size))
+        }
+
+        func drain() -> UnsafeMutableRawBufferPointer {
+            defer { held = [] }
+            return give(held[...])
+        }
+
+        func reset() { held = [] }
+        var latency: Int { held.count / size }
+
+        private func give(_ bytes: ArraySlice<UInt8>) -> UnsafeMutableRawBufferPointer {
+            if output.count < bytes.count {
+                output.deallocate()
+                output = .allocate(byteCount: bytes.count, alignment: 16)
+            }
+            output.copyBytes(from: bytes)
+            return UnsafeMutableRawBufferPointer(rebasing: output[..<bytes.count])
+        }
+    }
+
     static func samples(_ count: Int) -> [Int16] { (0..<count).map { Int16(truncatingIfNeeded: $0 &* 7919) } }
 
     /// Only the volume, at 100%: the chain gives back the very bytes it was given.
@@ -101,5 +138,39 @@ struct AudioFilterTests {
             reference[$0..<($0 + 4)]
         }
         #expect(try capture.recorded() == Data(everySecond))
+    }
+
+    /// Filters that hold frames back give them out on drain, through the filters after them, in
+    /// order: nothing lost, nothing repeated.
+    @Test func drainingTheChainGivesOutWhatItsFiltersHeld() {
+        let chain = FilterChain([DelayFilter(), DelayFilter()], volume: SoftwareVolume())
+        _ = chain.configure(AudioFormat(sampleRate: 8_000, channels: 1))
+        let input = Self.samples(1_000)
+        var out: [Int16] = []
+        for start in stride(from: 0, to: input.count, by: 300) {
+            var chunk = Array(input[start..<min(start + 300, input.count)])
+            out += chunk.withUnsafeMutableBytes { Array(chain.process($0).bindMemory(to: Int16.self)) }
+        }
+        #expect(chain.latency == 2)
+        out += Array(chain.drain().bindMemory(to: Int16.self))
+        #expect(out == input)
+        #expect(chain.latency == 0 && chain.drain().isEmpty)
+    }
+
+    /// A filter that holds a frame back, through the player: the device gets `mpg123 -s`'s decode
+    /// to the last sample (drained at the end), and the position at the end is the last frame.
+    @Test(.requires(MPEGDecoderTests.mpg123Present, "mpg123 is not installed"))
+    func aFilterWithLatencyIsDrainedAtTheEndAndPositionsStayInMediaTime() throws {
+        let capture = try PlayerTests.Capture()
+        let decoder = try AudioDecoders.open(path: PlayerTests.stereo)
+        let output = try ALSAOutput(device: capture.device, format: decoder.format)
+        let player = Player(
+            decoder: decoder, device: AudioDevice(name: capture.device) { _, _ in output }, commands: CommandQueue(),
+            engine: PlaybackEngine(), limit: nil, filters: [DelayFilter()])
+        #expect(try player.play { _ in } == .endOfEpisode)
+        let reference = try MPEGDecoderTests.reference(PlayerTests.stereo)
+        #expect(try capture.recorded() == reference)
+        #expect(player.position == reference.count / 4)
+        #expect(player.clock.mediaFramesPlayed == reference.count / 4)
     }
 }
