@@ -137,8 +137,13 @@ public final class FFmpegDecoder: AudioDecoder {
         unreadOffset = 0
         unreadBytes = converter.pcmBytes
         guard let target = discardUntil else { return true }
-        let start = Self.timestamp(of: frame).map(frameIndex) ?? target
+        // A timestamp no frame index holds (a hostile file's granule) is no timestamp: the frame
+        // is taken to be the target's, and the frames are counted from there.
+        var start = Self.timestamp(of: frame).flatMap(frameIndex) ?? target
         let frames = unreadBytes / format.bytesPerFrame
+        if start.addingReportingOverflow(frames).overflow || target.subtractingReportingOverflow(start).overflow {
+            start = target
+        }
         if start + frames <= target {
             unreadBytes = 0
             return true
@@ -154,8 +159,13 @@ public final class FFmpegDecoder: AudioDecoder {
     private func perform(seekTo target: Int) throws(DecoderError) {
         let start = max(0, target - Int(Self.prerollSeconds * Double(format.sampleRate)))
         let timeBase = demuxer.stream.pointee.time_base
-        let timestamp = firstTimestamp + Int64(start) * Int64(timeBase.den) / (Int64(format.sampleRate) * Int64(timeBase.num))
-        let code = demuxer.seek(to: timestamp)
+        // A target past what 64 bits hold in the time base (an unknown length lets any through)
+        // is sought as the last timestamp there is.
+        let (scaled, overflowsScale) = Int64(start).multipliedReportingOverflow(by: Int64(timeBase.den))
+        let (perSecond, overflowsRate) = Int64(format.sampleRate).multipliedReportingOverflow(by: Int64(timeBase.num))
+        let (timestamp, overflowsStart) = perSecond > 0 && !overflowsRate
+            ? firstTimestamp.addingReportingOverflow(scaled / perSecond) : (0, true)
+        let code = demuxer.seek(to: overflowsScale || overflowsStart ? Int64.max : timestamp)
         guard code >= 0 else { throw .seeking(path: path, reason: FFmpegError.text(code)) }
         codec.flush()
         unreadBytes = 0
@@ -163,12 +173,12 @@ public final class FFmpegDecoder: AudioDecoder {
         discardUntil = target
     }
 
-    /// The frame index of a timestamp in the stream's time base.
-    private func frameIndex(_ timestamp: Int64) -> Int {
-        let timeBase = demuxer.stream.pointee.time_base
-        let scaled = (timestamp - firstTimestamp) * Int64(format.sampleRate) * Int64(timeBase.num)
-        let denominator = Int64(timeBase.den)
-        return Int((scaled + denominator / 2) / denominator)
+    /// The frame index of a timestamp in the stream's time base; nil when 64 bits do not hold
+    /// it (the timestamp comes from the file: a hostile one says anything).
+    private func frameIndex(_ timestamp: Int64) -> Int? {
+        let (elapsed, overflow) = timestamp.subtractingReportingOverflow(firstTimestamp)
+        guard !overflow else { return nil }
+        return FFmpegLength.frameCount(elapsed, timeBase: demuxer.stream.pointee.time_base, sampleRate: format.sampleRate)
     }
 
     private static func timestamp(of frame: UnsafeMutablePointer<AVFrame>) -> Int64? {

@@ -41,6 +41,12 @@ public final class AudioFixtures: Sendable {
         case hugeGranuleOpus = "huge-granule.opus"
         case hugeGranuleVorbis = "huge-granule.ogg"
         case hugeGranuleFLAC = "huge-granule.oga"
+        /// `opus`, `vorbis` and `flacInOgg` whose middle page's granule is 2⁶² - 1 (the most
+        /// FFmpeg takes from Opus): the timestamps after it are near 2⁶², as after a seek onto
+        /// the last page of the `hugeGranule` files.
+        case wildGranuleOpus = "wild-granule.opus"
+        case wildGranuleVorbis = "wild-granule.ogg"
+        case wildGranuleFLAC = "wild-granule.oga"
         /// `opus` cut after its two header pages, the second marked as the stream's last: no audio.
         case headersOnly = "headers-only.opus"
         /// `flac` whose stream information says its largest block is 0 samples.
@@ -61,12 +67,13 @@ public final class AudioFixtures: Sendable {
         ]
         /// Files that play, but whose last Ogg granule says they last 2⁶³ - 1 samples.
         public static let hugeGranule: [Kind] = [.hugeGranuleOpus, .hugeGranuleVorbis, .hugeGranuleFLAC]
+        public static let wildGranule: [Kind] = [.wildGranuleOpus, .wildGranuleVorbis, .wildGranuleFLAC]
 
         /// Rate and channels of the decoded PCM.
         public var sampleRate: Int {
             switch self {
             case .aacMono22k: 22_050
-            case .opus, .brokenPage, .hugeGranuleOpus, .headersOnly: 48_000
+            case .opus, .brokenPage, .hugeGranuleOpus, .wildGranuleOpus, .headersOnly: 48_000
             default: 44_100
             }
         }
@@ -107,9 +114,9 @@ public final class AudioFixtures: Sendable {
         switch kind {
         case .truncated, .unknownCodec, .noSampleDescription, .noSamples, .tooManySamples, .noChunks, .tooManyChunks:
             input = try url(.aacIndexFirst)
-        case .brokenPage, .hugeGranuleOpus, .headersOnly: input = try url(.opus)
-        case .hugeGranuleVorbis: input = try url(.vorbis)
-        case .hugeGranuleFLAC: input = try url(.flacInOgg)
+        case .brokenPage, .hugeGranuleOpus, .wildGranuleOpus, .headersOnly: input = try url(.opus)
+        case .hugeGranuleVorbis, .wildGranuleVorbis: input = try url(.vorbis)
+        case .hugeGranuleFLAC, .wildGranuleFLAC: input = try url(.flacInOgg)
         case .zeroBlockSize: input = try url(.flac)
         case .aacMono22k: input = try source(mono: true)
         default: input = try source()
@@ -149,14 +156,17 @@ public final class AudioFixtures: Sendable {
                 let entry = try Self.find(Array("mp4a".utf8), in: bytes)
                 bytes.replaceSubrange(entry..<(entry + 4), with: Array("zzzz".utf8))
                 try Data(bytes).write(to: output)
-            case .hugeGranuleOpus, .hugeGranuleVorbis, .hugeGranuleFLAC:
+            case .hugeGranuleOpus, .hugeGranuleVorbis, .hugeGranuleFLAC, .wildGranuleOpus, .wildGranuleVorbis,
+                .wildGranuleFLAC:
                 var bytes = [UInt8](try Data(contentsOf: input))
-                guard let last = try Self.oggPages(bytes).last else {
-                    throw TestSupportError("no Ogg page in \(input.path)")
-                }
-                let granule = (last.lowerBound + 6)..<(last.lowerBound + 14)
-                bytes.replaceSubrange(granule, with: withUnsafeBytes(of: Int64.max.littleEndian, Array.init))
-                Self.checksumOggPage(&bytes, last)
+                let pages = try Self.oggPages(bytes)
+                guard let last = pages.last else { throw TestSupportError("no Ogg page in \(input.path)") }
+                let huge = Kind.hugeGranule.contains(kind)
+                let page = huge ? last : pages[pages.count / 2]
+                let granule = (page.lowerBound + 6)..<(page.lowerBound + 14)
+                let value = huge ? Int64.max : 1 << 62 - 1
+                bytes.replaceSubrange(granule, with: withUnsafeBytes(of: value.littleEndian, Array.init))
+                Self.checksumOggPage(&bytes, page)
                 try Data(bytes).write(to: output)
             case .headersOnly:
                 var bytes = [UInt8](try Data(contentsOf: input))

@@ -241,6 +241,19 @@ struct FormatsCommandTests {
         #expect(try library.t.run(["queue", "ls"]).stdout == "The queue is empty.\n")
     }
 
+    /// `--from` in Ogg files whose timestamps jump to near 2⁶² or whose last granule is 2⁶³ - 1
+    /// (issue 22 review: the seek's frame arithmetic overflowed and trapped `play`, exit 132):
+    /// the last second plays as asked.
+    @Test(arguments: Kind.wildGranule + Kind.hugeGranule)
+    func fromInAFileOfImpossibleTimestampsPlaysWhatWasAsked(_ kind: Kind) throws {
+        let library = try PlayCommandTests.Library()
+        let id = try Self.download(kind, in: library)
+        let play = try library.play([id, "--from", "19", "--for", "1"], device: library.device("part"))
+        #expect(play.status == 0, "\(play)")
+        let frames = try library.captured("part", rate: kind.sampleRate, channels: kind.channels).count / (kind.channels * 2)
+        #expect(abs(frames - kind.sampleRate) < kind.sampleRate / 20, "\(kind): \(frames) frames heard")
+    }
+
     /// Ogg files whose last granule is 2⁶³ - 1 (issue 22: `play` trapped on the length's
     /// arithmetic, and in a queue every later one too): fetched and recorded, and played in a
     /// queue one after the other with no length shown, then the good Opus file after them.
