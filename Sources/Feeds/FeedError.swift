@@ -18,6 +18,9 @@ public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(path: String, errno: Int32)
     /// A start tag with more attributes than any real document has (`StartTagScanner`).
     case tooManyAttributes(line: Int, limit: Int)
+    /// An encoding in which markup is not ASCII bytes (UTF-7, EBCDIC, ISO-2022), which the count
+    /// of attributes cannot read (`StartTagScanner`); nil: an XML declaration too long to read.
+    case unreadableEncoding(String?)
     /// Reading the document took libxml2 longer than its budget (`XMLStream`).
     case tooSlow(seconds: Int)
 
@@ -42,6 +45,12 @@ public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable(let path, let code): return "could not read \(path): \(String(cString: strerror(code)))"
         case .tooManyAttributes(let line, let limit):
             return "not read: an element at line \(line) of \(document) has more than \(limit) attributes"
+        case .unreadableEncoding(let name?):
+            return "not read: \(document) is in \(name), an encoding podcli does not read (it reads UTF-8, UTF-16 and "
+                + "the ASCII-based ones: ISO-8859-*, Windows-125x, Shift_JIS, ...)"
+        case .unreadableEncoding(nil):
+            return "not read: the XML declaration of \(document) is longer than "
+                + "\(StartTagScanner.declarationLimit) characters"
         case .tooSlow(let seconds):
             return "not read: \(document) took more than \(seconds) s to read (built to be slow, or far too large)"
         }

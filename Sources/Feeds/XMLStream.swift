@@ -158,9 +158,10 @@ struct XMLStreamFailure: Error {
 /// prefixes, stray `&nbsp;`); `errors` lists them.
 ///
 /// Two limits keep a hostile document from holding the parse (and `sync`'s lock) for minutes:
-/// a start tag of more than `StartTagScanner.limit` attributes is refused before libxml2 reads
-/// it, and the CPU time spent in libxml2 is capped by `budget` (the time spent waiting for the
-/// bytes, as a feed arrives, or descheduled, does not count).
+/// a start tag of more than `StartTagScanner.limit` attributes (or an encoding the count cannot
+/// read) is refused before libxml2 reads it, and the CPU time spent in libxml2 is capped by
+/// `budget` (the time spent waiting for the bytes, as a feed arrives, or descheduled, does not
+/// count).
 final class XMLStream {
     private let context: xmlParserCtxtPtr
     private var handler = xmlSAXHandler()
@@ -291,9 +292,14 @@ final class XMLStream {
             guard !bytes.isEmpty else { return }
             sawFirstByte = true
         }
-        if let line = scanner.scan(bytes) {
+        switch scanner.scan(bytes) {
+        case .tooManyAttributes(let line):
             refusal = .tooManyAttributes(line: line, limit: StartTagScanner.limit)
             return
+        case .encoding(let name):
+            refusal = .unreadableEncoding(name)
+            return
+        case nil: break
         }
         bytes.withMemoryRebound(to: CChar.self) { characters in
             parse { _ = xmlParseChunk(context, characters.baseAddress, Int32(characters.count), 0) }

@@ -163,8 +163,8 @@ public final class FFmpegDecoder: AudioDecoder {
         // is sought as the last timestamp there is.
         let (scaled, overflowsScale) = Int64(start).multipliedReportingOverflow(by: Int64(timeBase.den))
         let (perSecond, overflowsRate) = Int64(format.sampleRate).multipliedReportingOverflow(by: Int64(timeBase.num))
-        let (timestamp, overflowsStart) = perSecond > 0 && !overflowsRate
-            ? firstTimestamp.addingReportingOverflow(scaled / perSecond) : (0, true)
+        let (timestamp, overflowsStart) =
+            perSecond > 0 && !overflowsRate ? firstTimestamp.addingReportingOverflow(scaled / perSecond) : (0, true)
         let code = demuxer.seek(to: overflowsScale || overflowsStart ? Int64.max : timestamp)
         guard code >= 0 else { throw .seeking(path: path, reason: FFmpegError.text(code)) }
         codec.flush()
@@ -178,7 +178,8 @@ public final class FFmpegDecoder: AudioDecoder {
     private func frameIndex(_ timestamp: Int64) -> Int? {
         let (elapsed, overflow) = timestamp.subtractingReportingOverflow(firstTimestamp)
         guard !overflow else { return nil }
-        return FFmpegLength.frameCount(elapsed, timeBase: demuxer.stream.pointee.time_base, sampleRate: format.sampleRate)
+        let timeBase = demuxer.stream.pointee.time_base
+        return FFmpegLength.frameCount(elapsed, timeBase: timeBase, sampleRate: format.sampleRate)
     }
 
     private static func timestamp(of frame: UnsafeMutablePointer<AVFrame>) -> Int64? {

@@ -48,7 +48,7 @@ enum ExitCode: Int32, CaseIterable {
         case let error as FeedError:
             switch error {
             case .empty, .notXML, .notAFeed, .truncated, .illegalCharacter, .textTooLong, .badEncoding,
-                .tooManyAttributes, .tooSlow:
+                .tooManyAttributes, .unreadableEncoding, .tooSlow:
                 self = .badContent
             case .unreadable: self = .storage
             }

@@ -228,6 +228,29 @@ import Testing
         #expect(try parser.parse(bytes).title == "Ελληνικά")
     }
 
+    /// UTF-16 in either byte order (told by `<?` alone), with a tag of 1,000 attributes as the
+    /// limit allows, and the ASCII-based encodings of real feeds.
+    @Test(arguments: [false, true])
+    func readsUTF16WithoutAByteOrderMark(bigEndian: Bool) throws {
+        let attributes = (1...998).map { " Ģ\($0)=\"Ģ\"" }.joined()
+        let xml = rss("<item><title>Ελληνικά</title><enclosure url=\"https://x/a.mp3\"\(attributes)/></item>")
+            .replacingOccurrences(of: "UTF-8", with: bigEndian ? "UTF-16BE" : "utf-16")
+        #expect(try parser.parse(Self.utf16(xml, bigEndian: bigEndian)).items.map(\.title) == ["Ελληνικά"])
+    }
+
+    @Test(arguments: [
+        ("windows-1252", [0x93, 0x53, 0x94] as [UInt8], "“S”"), ("ISO_8859-15", [0xA4], "€"),
+        ("Shift_JIS", [0x83, 0x5C, 0x83, 0x5D, 0x95, 0x5C], "ソゾ表"), ("EUC-JP", [0xA5, 0xBD], "ソ"),
+        ("GB18030", [0x81, 0x30, 0x81, 0x30], "\u{80}"), ("KOI8-R", [0xC1], "а"), ("us-ascii", [0x41], "A"),
+    ])
+    func readsTheASCIIBasedEncodings(name: String, title: [UInt8], expected: String) throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"\(name)\"?><rss><channel><title>".utf8) + title
+        bytes += Array("</title><item><title><![CDATA[".utf8) + title + Array("]]></title>".utf8)
+        bytes += Array("<enclosure url=\"https://x/a.mp3\"/></item></channel></rss>".utf8)
+        let feed = try parser.parse(bytes)
+        #expect(feed.title == expected && feed.items.map(\.title) == [expected], "\(name)")
+    }
+
     @Test func toleratesABlankLineAndAByteOrderMarkBeforeTheDeclaration() throws {
         let xml = "\n  \r\n<?xml version=\"1.0\"?><rss><channel><title>T</title></channel></rss>"
         #expect(try parse(xml).title == "T")
@@ -272,6 +295,60 @@ import Testing
         #expect(
             FeedError.tooManyAttributes(line: 5, limit: 1_000).description
                 == "not read: an element at line 5 of the feed has more than 1000 attributes")
+    }
+
+    /// The count reads UTF-16 in its code units (issue 22 review: in UTF-16 `Ģ` is the bytes 22
+    /// 01, and a count of bytes took its 0x22 for a quote, so with one in each name and value
+    /// no `=` was counted): 200,000 such attributes are refused at once, told as libxml2 tells
+    /// UTF-16, by `<?` (little-endian) and by a byte order mark (big-endian).
+    @Test(arguments: [false, true])
+    func aStartTagOfAbsurdlyManyAttributesInUTF16IsRefusedAtOnce(bigEndian: Bool) throws {
+        let attributes = (1...200_000).map { " Ģ\($0)=\"Ģ\"" }.joined()
+        let xml = rss("<item><title>x</title>\n<enclosure url=\"https://x/a.mp3\"\(attributes)/></item>")
+            .replacingOccurrences(of: "UTF-8", with: "UTF-16")
+        let bytes = bigEndian ? [0xFE, 0xFF] + Self.utf16(xml, bigEndian: true) : Self.utf16(xml, bigEndian: false)
+        let start = ContinuousClock.now
+        #expect(throws: FeedError.tooManyAttributes(line: 5, limit: 1_000)) { try parser.parse(bytes) }
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
+    static func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
+        text.utf16.flatMap { bigEndian ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    }
+
+    /// In Shift_JIS the second byte of a character may be `]` (ゾ is 83 5D): it does not end a
+    /// CDATA section early, and what follows in the section does not hide the tag after it.
+    @Test func aShiftJISCharacterDoesNotEndACDATASection() throws {
+        let attributes = (1...1_001).map { " a\($0)=\"1\"" }.joined()
+        var bytes = Array(#"<?xml version="1.0" encoding="Shift_JIS"?><rss><channel><title>S</title>"#.utf8)
+        bytes += Array("\n<item><description><![CDATA[".utf8) + [0x83, 0x5D] + Array("]> <x ']]></description>".utf8)
+        bytes += Array("\n<enclosure url=\"https://x/a.mp3\"\(attributes)/></item></channel></rss>".utf8)
+        #expect(throws: FeedError.tooManyAttributes(line: 3, limit: 1_000)) { try parser.parse(bytes) }
+    }
+
+    /// An encoding in which markup is not ASCII bytes is refused before libxml2 reads it (issue
+    /// 22 review: in UTF-7 `=` is `+AD0-`, and libxml2 reads UTF-7, EBCDIC and ISO-2022 through
+    /// iconv), whatever its spelling; so is a switch to UTF-16 from a document read as bytes.
+    @Test(arguments: [
+        "UTF-7", "utf-7", "UNICODE-1-1-UTF-7", "IBM037", "EBCDIC-US", "ISO-2022-JP", "UTF-16LE", "CP1047",
+    ])
+    func anEncodingWhoseMarkupIsNotASCIIIsRefused(name: String) throws {
+        let attributes = (1...200_000).map { " a\($0)+AD0-+ACI-1+ACI-" }.joined()
+        let xml = rss("<item><title>x</title><enclosure url=\"https://x/a.mp3\"\(attributes)/></item>")
+            .replacingOccurrences(of: "UTF-8", with: name)
+        let start = ContinuousClock.now
+        #expect(throws: FeedError.unreadableEncoding(name)) { try parse(xml) }
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(
+            FeedError.unreadableEncoding("UTF-7").description
+                == "not read: the feed is in UTF-7, an encoding podcli does not read (it reads UTF-8, UTF-16 and the "
+                + "ASCII-based ones: ISO-8859-*, Windows-125x, Shift_JIS, ...)")
+    }
+
+    /// EBCDIC told by its first bytes (`<?xm` is 4C 6F A7 94) is refused as well.
+    @Test func anEBCDICDocumentIsRefused() throws {
+        let bytes: [UInt8] = [0x4C, 0x6F, 0xA7, 0x94, 0x93, 0x40, 0xA5, 0x85, 0x99, 0xA2, 0x89, 0x96, 0x95]
+        #expect(throws: FeedError.unreadableEncoding("EBCDIC")) { try parser.parse(bytes) }
     }
 
     /// What is not a start tag is not counted: `=` in quoted values, comments, CDATA sections
