@@ -6,7 +6,8 @@
 ///
 /// An attribute is an `=` outside quotes inside a start tag. Comments, CDATA sections,
 /// processing instructions and declarations are skipped to their ends, so an `=` in them (or a
-/// `<` in a CDATA section's HTML) is not counted.
+/// `<` in a CDATA section's HTML) is not counted; the document type ends where libxml2 ends it,
+/// past the quoted literals and the internal subset, whose `>` and quotes could hide a tag.
 ///
 /// The characters are read as libxml2 reads them: UTF-16 and UTF-32 in their code units (told
 /// from the first four bytes as libxml2 tells them), every other document in bytes. Counting
@@ -39,6 +40,9 @@ struct StartTagScanner {
         case quoted(UInt32)
         /// Inside markup that ends with `terminator`, `matched` characters of it seen.
         case skipping(terminator: StaticString, matched: Int)
+        /// Inside a declaration before the root element (the document type and those of its
+        /// internal subset), whose quoted literals may hold `>`, `[` and the other quote.
+        case declaration(quote: UInt32?)
     }
 
     /// How characters are cut from the bytes.
@@ -84,6 +88,10 @@ struct StartTagScanner {
     /// The bytes of a code unit cut by the end of a piece.
     private var partialUnit: [UInt8] = []
     private var afterLeadByte = false
+    /// Whether a start tag was seen: before it, `<!` begins the document type or a
+    /// declaration in its internal subset (between `[` and `]`).
+    private var rootSeen = false
+    private var inInternalSubset = false
     /// The XML declaration as it is read (blanks left out), until its `?>`: nil once markup
     /// other than it began.
     private var declaration: [UInt8]? = []
@@ -172,6 +180,9 @@ struct StartTagScanner {
             if character == ascii("<") {
                 state = .tagOpen
                 tagLine = line
+            } else if inInternalSubset && character == ascii("]") {
+                inInternalSubset = false
+                state = .declaration(quote: nil)
             }
         case .tagOpen:
             switch character {
@@ -183,13 +194,25 @@ struct StartTagScanner {
                 state = .tag
                 attributes = 0
                 declaration = nil
+                rootSeen = true
             }
         case .bang:
             switch character {
             case ascii("-"): state = .skipping(terminator: "-->", matched: 0)
             case ascii("["): state = .skipping(terminator: "]]>", matched: 0)
             case ascii(">"): state = .text
-            default: state = .skipping(terminator: ">", matched: 0)
+            default: state = rootSeen ? .skipping(terminator: ">", matched: 0) : .declaration(quote: nil)
+            }
+        case .declaration(let quote?):
+            if character == quote { state = .declaration(quote: nil) }
+        case .declaration(nil):
+            switch character {
+            case ascii("\""), ascii("'"): state = .declaration(quote: character)
+            case ascii("["):
+                inInternalSubset = true
+                state = .text
+            case ascii(">"): state = .text
+            default: break
             }
         case .tag:
             switch character {

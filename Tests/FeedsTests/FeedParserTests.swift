@@ -326,6 +326,17 @@ import Testing
         #expect(throws: FeedError.tooManyAttributes(line: 3, limit: 1_000)) { try parser.parse(bytes) }
     }
 
+    /// A `>` or a quote in a quoted value of the document type's internal subset is not the
+    /// end of a declaration: it does not hide the tag after it.
+    @Test func aQuotedValueInTheDocumentTypeDoesNotHideATag() throws {
+        let attributes = (1...200_000).map { " a\($0)=\"1\"" }.joined()
+        let feed = rss("<item><title>x</title>\n<enclosure url=\"https://x/a.mp3\"\(attributes)/></item>")
+            .replacingOccurrences(of: "?>\n", with: "?><!DOCTYPE rss [<!ENTITY e \"><x '\">]>\n")
+        let start = ContinuousClock.now
+        #expect(throws: FeedError.tooManyAttributes(line: 5, limit: 1_000)) { try parse(feed) }
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
     /// An encoding in which markup is not ASCII bytes is refused before libxml2 reads it (issue
     /// 22 review: in UTF-7 `=` is `+AD0-`, and libxml2 reads UTF-7, EBCDIC and ISO-2022 through
     /// iconv), whatever its spelling; so is a switch to UTF-16 from a document read as bytes.
