@@ -285,6 +285,14 @@ struct StartTagScanner {
         return values
     }
 
+    /// Single-byte code pages of real feeds whose first 128 characters are ASCII (Mac OS Roman,
+    /// Thai, the DOS pages), by their names without separators. Not the EBCDIC ones (IBM037,
+    /// CP1047), whose markup is not ASCII: no rule by prefix.
+    private static let asciiCodePages: Set<String> = [
+        "MAC", "MACINTOSH", "MACROMAN", "XMACROMAN", "CSMACINTOSH", "TIS620", "WINDOWS874", "CP874",
+        "IBM437", "CP437", "IBM850", "CP850", "IBM852", "CP852", "IBM866", "CP866",
+    ]
+
     /// How the bytes after a declaration of `name` are cut into characters, nil when they cannot
     /// be read here. libxml2 keeps reading UTF-16 and UTF-32 as detected when the name is UTF-8
     /// or UTF-16 (or the very handler it has), and switches to any other it finds (by iconv).
@@ -303,11 +311,14 @@ struct StartTagScanner {
         if ["ASCII", "USASCII"].contains(key) || numbered("ISO8859") || numbered("ISOLATIN") || numbered("LATIN")
             || key.hasPrefix("KOI8") || key.hasPrefix("EUC")
             || ((0...8).contains { key == "WINDOWS125\($0)" || key == "CP125\($0)" })
+            || Self.asciiCodePages.contains(key)
         {
             return LeadBytes.none
         }
-        if ["SHIFTJIS", "SJIS"].contains(key) { return .shiftJIS }
-        if ["GBK", "GB18030", "BIG5", "BIG5HKSCS", "GB2312"].contains(key) { return .doubleByte }
+        if ["SHIFTJIS", "SJIS", "CP932", "MS932", "WINDOWS31J"].contains(key) { return .shiftJIS }
+        if ["GBK", "GB18030", "BIG5", "BIG5HKSCS", "GB2312", "CP936", "CP949", "UHC", "CP950"].contains(key) {
+            return .doubleByte
+        }
         return nil
     }
 }

@@ -242,6 +242,8 @@ import Testing
         ("windows-1252", [0x93, 0x53, 0x94] as [UInt8], "“S”"), ("ISO_8859-15", [0xA4], "€"),
         ("Shift_JIS", [0x83, 0x5C, 0x83, 0x5D, 0x95, 0x5C], "ソゾ表"), ("EUC-JP", [0xA5, 0xBD], "ソ"),
         ("GB18030", [0x81, 0x30, 0x81, 0x30], "\u{80}"), ("KOI8-R", [0xC1], "а"), ("us-ascii", [0x41], "A"),
+        ("macintosh", [0x8E], "é"), ("TIS-620", [0xA1], "ก"), ("IBM850", [0x82], "é"),
+        ("Windows-31J", [0x83, 0x5C], "ソ"), ("CP949", [0xB0, 0xA1], "가"),
     ])
     func readsTheASCIIBasedEncodings(name: String, title: [UInt8], expected: String) throws {
         var bytes = Array("<?xml version=\"1.0\" encoding=\"\(name)\"?><rss><channel><title>".utf8) + title
