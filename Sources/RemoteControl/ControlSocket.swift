@@ -89,10 +89,12 @@ public enum ControlSocket {
         }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .socket(path: path, reason: String(cString: strerror(errno))) }
-        // bind makes the socket file with the umask's mode: 0600 from the start.
-        let previous = umask(0o177)
-        defer { umask(previous) }
-        guard (try? withAddress(path, { bind(descriptor, $0, $1) })) == 0, Glibc.listen(descriptor, 8) == 0 else {
+        // bind makes the socket file with the umask's mode; it is made 0600 before anyone can
+        // connect (listen). Not by setting the umask around bind: the umask is the process's, and
+        // every thread's files and every process started meanwhile would get 0177 too.
+        guard (try? withAddress(path, { bind(descriptor, $0, $1) })) == 0, chmod(path, 0o600) == 0,
+            Glibc.listen(descriptor, 8) == 0
+        else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
             throw .socket(path: path, reason: reason)
