@@ -20,6 +20,9 @@ let package = Package(
         .target(name: "CXMLShim", dependencies: ["CXML"]),
         .target(name: "CMPG123", linkerSettings: [.linkedLibrary("mpg123")]),
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        // Small, and needing nothing but libc and libm: linked, not loaded.
+        .target(name: "CSonic", linkerSettings: [.linkedLibrary("sonic")]),
+        .target(name: "CEBUR128", linkerSettings: [.linkedLibrary("ebur128")]),
         .target(name: "CSDBus", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CMPRIS", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CNotify", linkerSettings: [.linkedLibrary("systemd")]),
@@ -45,7 +48,8 @@ let package = Package(
         .target(name: "AudioFormats"),
         .target(name: "Downloads", dependencies: ["AudioFormats", "CCurl", "CSystem", "Digest", "Strings", "Threads"]),
         .target(name: "Feeds", dependencies: ["CXML", "CXMLShim", "Strings"]),
-        .target(name: "Playback", dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA", "Threads"]),
+        .target(
+            name: "Playback", dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA", "CSonic", "CEBUR128", "Threads"]),
         .target(name: "Terminal", dependencies: ["CSystem", "Strings"]),
         .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA", "Threads"]),
         .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS", "Threads"]),

@@ -1,0 +1,1 @@
+// CSonic is only a header; SwiftPM wants one source file in a C target.
