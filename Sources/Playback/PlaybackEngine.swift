@@ -8,6 +8,9 @@ public enum PlayerEvent: Equatable, Sendable {
     case suspending(at: Int)
     case seeked(from: Int, to: Int)
     case volumeChanged(Int)
+    case speedChanged(Double)
+    /// The sleep timer was set, changed or turned off.
+    case sleepTimerChanged
     /// A frame could not be decoded and was skipped.
     case skippedCorruptAudio(at: Int, reason: String)
     case stopped(StopReason, at: Int)
@@ -47,16 +50,19 @@ public enum PlayerState: Equatable, Sendable, CustomStringConvertible {
 /// - a new device becoming available changes nothing.
 public struct PlaybackEngine: Equatable, Sendable {
     /// Where an episode is: the frame being heard, how far a seek may go (the end; for a stream,
-    /// what has arrived; nil when there is no telling), its sample rate.
+    /// what has arrived; nil when there is no telling), its sample rate, and the seconds of
+    /// listening (wall time: sound the device played, whatever the speed) since it began.
     public struct Timeline: Equatable, Sendable {
         public var position: Int
         public var seekableFrames: Int?
         public var sampleRate: Int
+        public var listenedSeconds: Double
 
-        public init(position: Int, seekableFrames: Int?, sampleRate: Int) {
+        public init(position: Int, seekableFrames: Int?, sampleRate: Int, listenedSeconds: Double = 0) {
             self.position = position
             self.seekableFrames = seekableFrames
             self.sampleRate = sampleRate
+            self.listenedSeconds = listenedSeconds
         }
 
         /// `seconds` from here, kept within the episode.
@@ -87,6 +93,13 @@ public struct PlaybackEngine: Equatable, Sendable {
     private var resumesAfterInterruptions = false
     private var deviceLost = false
     public private(set) var volume: Int
+    /// The speed, pitch kept (1: as published).
+    public private(set) var speed: Double
+    /// When the sleep timer stops playing: at this many seconds of listening in the episode's
+    /// timeline, or at its end; nil: no sleep timer.
+    public private(set) var sleepDeadline: SleepDeadline?
+    /// The sleep timer as last chosen (what the sleep key cycles on from).
+    private var sleepChoice: SleepTimer?
     /// Set once the episode should stop playing; the player stops before its next write.
     public private(set) var stopReason: StopReason?
 
@@ -94,9 +107,55 @@ public struct PlaybackEngine: Equatable, Sendable {
     /// goes back to the start of this one, as on a phone.
     public static let restartThreshold = 3.0
 
-    public init(volume: Int = 100, paused: Bool = false) {
+    public enum SleepDeadline: Equatable, Sendable {
+        case listenedSeconds(Double)
+        case endOfEpisode
+    }
+
+    /// - Parameter sleepTimer: set as the episode starts (its listening counts from 0).
+    public init(volume: Int = 100, paused: Bool = false, speed: Double = 1, sleepTimer: SleepTimer? = nil) {
         self.volume = SoftwareVolume.range.clamped(volume)
         self.userPaused = paused
+        self.speed = PlaybackSpeed.clamped(speed) ?? 1
+        self.sleepChoice = sleepTimer
+        self.sleepDeadline = sleepTimer.map { Self.deadline($0, listened: 0) }
+    }
+
+    /// Sets the speed the episode starts at (nothing plays yet: nothing to report).
+    public mutating func start(atSpeed rate: Double) { speed = PlaybackSpeed.clamped(rate) ?? speed }
+
+    /// Seconds of listening left before the sleep timer stops playing; nil when it waits for the
+    /// end of the episode, or there is none.
+    public func sleepSecondsLeft(listened: Double) -> Double? {
+        guard case .listenedSeconds(let deadline) = sleepDeadline else { return nil }
+        return max(0, deadline - listened)
+    }
+
+    /// The sleep timer as it stands: the listening left, or the end of the episode; nil: none.
+    public func sleepTimer(listened: Double) -> SleepTimer? {
+        switch sleepDeadline {
+        case .listenedSeconds?: return sleepSecondsLeft(listened: listened).map { .after(seconds: $0) }
+        case .endOfEpisode?: return .endOfEpisode
+        case nil: return nil
+        }
+    }
+
+    /// The engine for the next episode of the session: the volume, the speed and what is left
+    /// of the sleep timer carry over.
+    public func forNextEpisode(listened: Double) -> PlaybackEngine {
+        var next = PlaybackEngine(volume: volume, speed: speed)
+        if let left = sleepSecondsLeft(listened: listened) {
+            next.sleepChoice = sleepChoice
+            next.sleepDeadline = .listenedSeconds(left)
+        }
+        return next
+    }
+
+    private static func deadline(_ timer: SleepTimer, listened: Double) -> SleepDeadline {
+        switch timer {
+        case .after(let seconds): return .listenedSeconds(listened + seconds)
+        case .endOfEpisode: return .endOfEpisode
+        }
     }
 
     public var state: PlayerState {
@@ -158,6 +217,22 @@ public struct PlaybackEngine: Equatable, Sendable {
             guard changed != volume else { return [] }
             volume = changed
             return [.report(.volumeChanged(changed))]
+        case .setSpeed(let rate):
+            guard let rate = PlaybackSpeed.clamped(rate), rate != speed else { return [] }
+            speed = rate
+            return [.report(.speedChanged(rate))]
+        case .changeSpeed(let change):
+            return handle(.setSpeed(speed + change), at: timeline)
+        case .setSleepTimer(let timer):
+            sleepChoice = timer
+            sleepDeadline = timer.map { Self.deadline($0, listened: timeline.listenedSeconds) }
+            return [.report(.sleepTimerChanged)]
+        case .extendSleepTimer(let seconds):
+            let left = sleepSecondsLeft(listened: timeline.listenedSeconds) ?? 0
+            return handle(.setSleepTimer(.after(seconds: max(0, left + seconds))), at: timeline)
+        case .cycleSleepTimer:
+            let index = SleepTimer.cycle.firstIndex(of: sleepChoice) ?? 0
+            return handle(.setSleepTimer(SleepTimer.cycle[(index + 1) % SleepTimer.cycle.count]), at: timeline)
         case .previous where Double(position) / Double(timeline.sampleRate) > Self.restartThreshold:
             return seek(from: position, to: 0)
         case .next: return stop(.next)

@@ -10,6 +10,9 @@ public struct PlayerStatus: Equatable, Sendable {
     public var sampleRate: Int
     public var state: PlayerState
     public var volume: Int
+    public var speed: Double = 1
+    /// The sleep timer: the listening it leaves, or the end of the episode; nil: none.
+    public var sleep: SleepTimer?
 
     public var seconds: Double { Double(position) / Double(sampleRate) }
     public var duration: Double? { frameCount.map { Double($0) / Double(sampleRate) } }
@@ -29,6 +32,8 @@ public final class Player {
     /// Between the decoder and the device; the device opens at its output format.
     private let filters: FilterChain
     private let volume = SoftwareVolume()
+    /// Always in the chain, and out of the sound path at 1×.
+    private let speed = SpeedChanger()
     private let outputFormat: AudioFormat
     /// The device's output while there is one: opened on the first write, let go when the device
     /// is lost, opened again on the next write after that.
@@ -59,7 +64,8 @@ public final class Player {
     /// - Parameters:
     ///   - engine: carries the volume over from the previous episode.
     ///   - limit: media frames to play before stopping with `.limitReached`; nil plays to the end.
-    ///   - filters: between the decoder and the volume, in the order the sound goes through them.
+    ///   - filters: between the decoder and the speed (then the volume), in the order the sound
+    ///     goes through them.
     public init(
         decoder: any AudioDecoder, device: AudioDevice, commands: CommandQueue, engine: PlaybackEngine, limit: Int?,
         filters: [any AudioFilter] = []
@@ -69,7 +75,7 @@ public final class Player {
         self.commands = commands
         self.engine = engine
         self.limit = limit
-        self.filters = FilterChain(filters, volume: volume)
+        self.filters = FilterChain(filters + [speed], volume: volume)
         self.outputFormat = self.filters.configure(decoder.format)
         self.clock = MediaClock(startingAt: decoder.position)
     }
@@ -210,6 +216,7 @@ public final class Player {
         decodedAny = true
         let latency = filters.latency
         volume.percent = engine.volume
+        speed.speed = engine.speed
         let filtered = filters.process(UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
         unwrittenMedia += count / decoder.format.bytesPerFrame + latency - filters.latency
         return filtered
@@ -274,13 +281,20 @@ public final class Player {
 
     private var timeline: PlaybackEngine.Timeline {
         PlaybackEngine.Timeline(
-            position: position, seekableFrames: decoder.seekableFrames, sampleRate: decoder.format.sampleRate)
+            position: position, seekableFrames: decoder.seekableFrames, sampleRate: decoder.format.sampleRate,
+            listenedSeconds: listenedSeconds)
+    }
+
+    /// Seconds of sound the listener has heard from this player: device frames, whatever the speed.
+    public var listenedSeconds: Double {
+        Double(max(0, clock.deviceFramesPlayed - (output?.unplayedFrames ?? 0))) / Double(outputFormat.sampleRate)
     }
 
     private func status(_ event: PlayerEvent?) -> PlayerStatus {
         PlayerStatus(
             event: event, position: position, frameCount: decoder.frameCount, sampleRate: decoder.format.sampleRate,
-            state: engine.state, volume: engine.volume)
+            state: engine.state, volume: engine.volume, speed: engine.speed,
+            sleep: engine.sleepTimer(listened: listenedSeconds))
     }
 
     /// Runs `operation` on the output; false when the device turned out to be gone, which is then

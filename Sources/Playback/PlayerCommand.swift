@@ -12,6 +12,16 @@ public enum PlayerCommand: Equatable, Sendable {
     case changeVolume(by: Int)
     /// Volume in percent (0 to 100).
     case setVolume(Int)
+    /// Speed, pitch kept: kept within `PlaybackSpeed.range`, on its steps.
+    case setSpeed(Double)
+    /// Speed change (+0.1, -0.1).
+    case changeSpeed(by: Double)
+    /// Stop after this much listening (wall time), or at the end of the episode; nil: never.
+    case setSleepTimer(SleepTimer?)
+    /// Adds to the sleep timer's time left (starts one when there is none).
+    case extendSleepTimer(by: Double)
+    /// The sleep key: off, 15, 30, 45, 60 minutes, the end of the episode, off again.
+    case cycleSleepTimer
     case next
     case previous
     /// Mark the episode played and move on, as if it had ended.
@@ -76,6 +86,8 @@ public enum StopReason: Equatable, Sendable {
     case next
     case previous
     case markedPlayed
+    /// The sleep timer ran out (or the episode it was set to end with ended).
+    case sleepTimer
     case quit
     case signal(Int32)
 }

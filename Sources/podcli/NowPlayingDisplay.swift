@@ -34,7 +34,7 @@ final class NowPlayingDisplay: PlayDisplay {
             guard !output.quiet else { return }
             let info = NowPlaying(
                 podcast: podcast, title: episode.title, elapsed: status.seconds, duration: duration,
-                volume: status.volume, state: status.state.description)
+                volume: status.volume, state: status.state.description, rate: status.speed)
             let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80
             written(output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K"))
             lineShown = true
@@ -85,6 +85,13 @@ final class NowPlayingDisplay: PlayDisplay {
             return "\(state.description.prefix(1).uppercased())\(state.description.dropFirst()) at \(at)"
         case .seeked(_, let to)?: return "Seeked to \(clock(to, status))"
         case .volumeChanged(let volume)?: return "Volume \(volume)%"
+        case .speedChanged(let rate)?: return "Speed " + NowPlayingLine.rate(rate)
+        case .sleepTimerChanged?:
+            switch status.sleep {
+            case .after(let seconds)?: return "Sleep timer: stops in " + NowPlayingLine.clock(seconds)
+            case .endOfEpisode?: return "Sleep timer: stops at the end of the episode"
+            case nil: return "Sleep timer off"
+            }
         case .stopped(.endOfEpisode, _)?: return nil
         case .stopped(.next, _)?: return "Skipped #\(episode.id) at \(at)"
         case .stopped(_, _)?: return "Stopped at \(at)\(of)"

@@ -238,3 +238,47 @@ import Testing
         #expect(PlayerState.deviceLost.description == "paused (device lost)")
     }
 }
+
+/// Speed and the sleep timer: state the engine owns, changed by commands.
+@Suite struct PlaybackEngineListeningTests {
+    static let timeline = PlaybackEngine.Timeline(
+        position: 10_000, seekableFrames: 60_000, sampleRate: 1_000, listenedSeconds: 100)
+
+    @Test func speedStaysWithinItsRangeOnItsSteps() {
+        var engine = PlaybackEngine()
+        #expect(engine.handle(.changeSpeed(by: 0.1), at: Self.timeline) == [.report(.speedChanged(1.1))])
+        #expect(engine.handle(.setSpeed(2.98), at: Self.timeline) == [.report(.speedChanged(3))])
+        #expect(engine.handle(.changeSpeed(by: 0.1), at: Self.timeline).isEmpty)
+        #expect(engine.handle(.setSpeed(0.1), at: Self.timeline) == [.report(.speedChanged(0.5))])
+        #expect(engine.speed == 0.5)
+    }
+
+    @Test func theSleepTimerCountsListeningFromWhenItIsSet() {
+        var engine = PlaybackEngine()
+        #expect(engine.handle(.setSleepTimer(.after(seconds: 60)), at: Self.timeline) == [.report(.sleepTimerChanged)])
+        #expect(engine.sleepTimer(listened: 130) == .after(seconds: 30))
+        _ = engine.handle(.extendSleepTimer(by: 300), at: PlaybackEngine.Timeline(
+            position: 0, seekableFrames: nil, sampleRate: 1_000, listenedSeconds: 130))
+        #expect(engine.sleepTimer(listened: 130) == .after(seconds: 330))
+        _ = engine.handle(.setSleepTimer(nil), at: Self.timeline)
+        #expect(engine.sleepTimer(listened: 130) == nil)
+    }
+
+    @Test func theSleepKeyCyclesThroughItsChoicesAndBackToOff() {
+        var engine = PlaybackEngine()
+        var seen: [SleepTimer?] = []
+        for _ in SleepTimer.cycle {
+            _ = engine.handle(.cycleSleepTimer, at: Self.timeline)
+            seen.append(engine.sleepTimer(listened: Self.timeline.listenedSeconds))
+        }
+        #expect(seen == Array(SleepTimer.cycle.dropFirst()) + [nil])
+    }
+
+    @Test func theNextEpisodeKeepsTheSpeedVolumeAndWhatIsLeftOfTheSleepTimer() {
+        var engine = PlaybackEngine(volume: 70, speed: 1.5, sleepTimer: .after(seconds: 600))
+        #expect(engine.forNextEpisode(listened: 240).sleepTimer(listened: 0) == .after(seconds: 360))
+        #expect(engine.forNextEpisode(listened: 240).speed == 1.5 && engine.forNextEpisode(listened: 0).volume == 70)
+        _ = engine.handle(.setSleepTimer(.endOfEpisode), at: Self.timeline)
+        #expect(engine.forNextEpisode(listened: 10).sleepTimer(listened: 0) == nil)
+    }
+}

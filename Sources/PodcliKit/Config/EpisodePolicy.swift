@@ -1,4 +1,4 @@
-/// What `sync` downloads and deletes for one feed.
+/// What podcli does with one feed's episodes: what `sync` downloads and deletes, and how they play.
 public struct EpisodePolicy: Equatable, Sendable {
     public enum Download: String, CaseIterable, Sendable {
         /// New episodes: the newest at subscription, then each one a refresh brings.
@@ -17,4 +17,5 @@ public struct EpisodePolicy: Equatable, Sendable {
     public var maxSize: Int?
     /// Played episodes are deleted this long after they were played. nil: never.
     public var deletePlayedAfterDays: Int?
+    public var listening = ListeningSettings()
 }

@@ -1,4 +1,5 @@
 import EpisodeStore
+import Playback
 
 /// A key of the configuration file: what it means, its default, how its value is read.
 public enum Setting: String, CaseIterable, Sendable {
@@ -16,11 +17,14 @@ public enum Setting: String, CaseIterable, Sendable {
     case maxAge = "max-age"
     case maxSize = "max-size"
     case deletePlayedAfter = "delete-played-after"
+    case speed
+    case skipSilence = "skip-silence"
+    case loudness
 
     /// May be given in a `[feed "NAME"]` section.
     public var isPerFeed: Bool {
         switch self {
-        case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter: return true
+        case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter, .speed, .skipSilence, .loudness: return true
         default: return false
         }
     }
@@ -44,6 +48,9 @@ public enum Setting: String, CaseIterable, Sendable {
         case .maxAge: return "do not download episodes published more than N days ago (none: any age)"
         case .maxSize: return "do not download episodes larger than this (none: any size)"
         case .deletePlayedAfter: return "delete played episodes N days after they were played (never: keep them)"
+        case .speed: return "playing speed, pitch kept: 0.5 to 3.0 in steps of 0.05"
+        case .skipSilence: return "shorten silences while playing: off, mild, medium or aggressive"
+        case .loudness: return "bring episodes to this loudness in LUFS, e.g. -16 (off: as published)"
         }
     }
 
@@ -67,6 +74,9 @@ public enum Setting: String, CaseIterable, Sendable {
         case .maxAge: return policy.maxAgeDays.map { "\($0)" } ?? "none"
         case .maxSize: return policy.maxSize.map(ConfigValue.size) ?? "none"
         case .deletePlayedAfter: return policy.deletePlayedAfterDays.map { "\($0)" } ?? "never"
+        case .speed: return ConfigValue.number(policy.listening.speed)
+        case .skipSilence: return policy.listening.skipSilence.rawValue
+        case .loudness: return policy.listening.loudness.description
         }
     }
 
@@ -94,7 +104,8 @@ public enum Setting: String, CaseIterable, Sendable {
             if let rate = config.sync.limitRate, rate < 1024 { throw .init("a rate of at least 1K (bytes per second)") }
         case .streamMaxSize: config.sync.streamMaxSize = try ConfigValue.size(value)
         case .streamMaxTime: config.sync.streamMaxTime = try ConfigValue.duration(value)
-        case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter: try apply(value, to: &config.policy)
+        case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter, .speed, .skipSilence, .loudness:
+            try apply(value, to: &config.policy)
         }
     }
 
@@ -123,6 +134,15 @@ public enum Setting: String, CaseIterable, Sendable {
         case .deletePlayedAfter:
             policy.deletePlayedAfterDays =
                 value == "never" ? nil : try ConfigValue.count(value, in: 0...100_000, or: "never")
+        case .speed:
+            guard let speed = PlaybackSpeed.parse(value) else { throw .init("a speed from 0.5 to 3.0") }
+            policy.listening.speed = speed
+        case .skipSilence:
+            guard let level = SilenceSkipping(rawValue: value) else { throw .init("off, mild, medium or aggressive") }
+            policy.listening.skipSilence = level
+        case .loudness:
+            guard let target = LoudnessTarget(value) else { throw .init("a loudness from -40 to -5 (LUFS), or off") }
+            policy.listening.loudness = target
         default:
             throw .init("a setting for every feed, not one feed (put it before any [feed] section)")
         }

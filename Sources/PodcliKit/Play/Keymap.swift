@@ -23,6 +23,10 @@ public struct Keymap: Sendable {
         case .character("n"): return .next
         case .character("p"): return .previous
         case .character("m"): return .markPlayed
+        case .character("["): return .changeSpeed(by: -0.1)
+        case .character("]"): return .changeSpeed(by: 0.1)
+        case .character("\\"): return .setSpeed(1)
+        case .character("z"): return .cycleSleepTimer
         case .character("q"): return .quit
         default: return nil
         }

@@ -39,6 +39,8 @@ public final class PlaySession {
     /// it, so it stops rather than play on.
     public let requiresRemoteControl: Bool
     private let listensForSignals: Bool
+    /// How each episode sounds.
+    private let listening: Listening
 
     /// - Parameters:
     ///   - terminal: where keys come from and raw mode is set (nil: none, as for a session
@@ -49,8 +51,10 @@ public final class PlaySession {
     public init(
         library: Library, display: any PlayDisplay, device: String, keymap: Keymap, downloadPolicy: DownloadPolicy,
         controlSocket: String, helpers: any HelperProcesses, requiresRemoteControl: Bool = false,
-        terminal: TerminalMode? = TerminalMode(descriptor: STDIN_FILENO), listensForSignals: Bool = true
+        terminal: TerminalMode? = TerminalMode(descriptor: STDIN_FILENO), listensForSignals: Bool = true,
+        listening: Listening = Listening()
     ) {
+        self.listening = listening
         self.listensForSignals = listensForSignals
         self.library = library
         self.controlSocket = controlSocket
@@ -112,7 +116,7 @@ public final class PlaySession {
                 display.note("The device '\(alsa.deviceName)' cannot play \(alsa.format.sampleRate) Hz: ALSA resamples it")
             }
         }
-        var playing = Playing(engine: engine, remaining: limit, device: device)
+        var playing = Playing(engine: engine, chosenSpeed: listening.speed, remaining: limit, device: device)
         var index = 0
         var startAt = start
         var unplayable: [any Error & Sendable] = []
@@ -142,7 +146,7 @@ public final class PlaySession {
             case .previous:
                 // Before the first episode there is nothing: start this one again.
                 if index == 0 { startAt = 0 } else { index -= 1 }
-            case .limitReached, .quit, .signal:
+            case .limitReached, .quit, .signal, .sleepTimer:
                 return reason
             }
         }
@@ -155,6 +159,9 @@ public final class PlaySession {
     /// What carries over from one episode to the next.
     private struct Playing {
         var engine: PlaybackEngine
+        /// The speed the listener chose in this session (with --speed, or while playing): over
+        /// the feeds' settings from then on.
+        var chosenSpeed: Double?
         /// Seconds of audio left to play (`--for`).
         var remaining: Double?
         /// Opened for the first episode, reopened when the format changes or after it was lost.
@@ -174,11 +181,16 @@ public final class PlaySession {
         decoder.seek(toFrame: try startFrame(of: episode, decoder: decoder, requested: requested))
         findArtwork(of: episode, playing: decoder.path)
         let rate = Double(decoder.format.sampleRate)
+        let settings = listening.settings(for: episode)
+        let speed = playing.chosenSpeed ?? settings.speed
+        playing.engine.start(atSpeed: speed)
         let player = Player(
             decoder: decoder, device: playing.device, commands: commands, engine: playing.engine,
-            limit: playing.remaining.map { Int(($0 * rate).rounded()) })
+            limit: playing.remaining.map { Int(($0 * rate).rounded()) },
+            filters: listening.filters(for: settings, of: episode))
         let reason = try run(player, for: episode)
-        playing.engine = PlaybackEngine(volume: player.engine.volume)
+        if player.engine.speed != speed { playing.chosenSpeed = player.engine.speed }
+        playing.engine = player.engine.forNextEpisode(listened: player.listenedSeconds)
         playing.remaining = playing.remaining.map { $0 - Double(player.clock.mediaFramesPlayed) / rate }
         if reason == .endOfEpisode, let failure = stream?.failure {
             try save(player.position, of: episode, sampleRate: decoder.format.sampleRate)
@@ -258,7 +270,8 @@ public final class PlaySession {
                     NowPlayingReport(
                         state: status.state.description, id: episode.id, title: episode.title, podcast: podcast,
                         author: author,
-                        position: status.seconds, duration: duration, volume: status.volume, artwork: artworkPath))
+                        position: status.seconds, duration: duration, volume: status.volume, rate: status.speed,
+                        artwork: artworkPath))
                 showOnMediaControls(
                     status, of: episode, podcast: podcast, author: author, duration: duration, artwork: artworkPath)
                 display.show(status, of: episode, podcast: podcast)

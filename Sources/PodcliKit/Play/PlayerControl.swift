@@ -47,6 +47,28 @@ public enum PlayerControl {
                 return .failure(ControlRequestError("volume takes a percentage from 0 to 100"))
             }
             return .success(.setVolume(percent))
+        case ("speed", 2):
+            if let sign = words[1].first, sign == "+" || sign == "-" {
+                guard let change = Double(words[1].dropFirst()), change <= PlaybackSpeed.range.upperBound else {
+                    return .failure(ControlRequestError(speedUsage))
+                }
+                return .success(.changeSpeed(by: sign == "-" ? -change : change))
+            }
+            guard let rate = PlaybackSpeed.parse(words[1]) else { return .failure(ControlRequestError(speedUsage)) }
+            return .success(.setSpeed(rate))
+        case ("sleep", 2):
+            switch words[1] {
+            case "off": return .success(.setSleepTimer(nil))
+            case "cycle": return .success(.cycleSleepTimer)
+            case let text where text.hasPrefix("+"):
+                guard let seconds = PlaybackDuration.parse(String(text.dropFirst())) else {
+                    return .failure(ControlRequestError(sleepUsage))
+                }
+                return .success(.extendSleepTimer(by: seconds))
+            case let text:
+                guard let timer = SleepTimer.parse(text) else { return .failure(ControlRequestError(sleepUsage)) }
+                return .success(.setSleepTimer(timer))
+            }
         default:
             return .failure(ControlRequestError("unknown request '\(request)'"))
         }
@@ -54,6 +76,9 @@ public enum PlayerControl {
 }
 
 extension PlayerControl {
+    static let speedUsage = "speed takes a rate from 0.5 to 3.0 (e.g. 1.5), or a change (+0.1, -0.1)"
+    static let sleepUsage = "sleep takes a time of listening (20m, 90s, 1h), +TIME to add, end (of the episode) or off"
+
     /// The request that asks for `command` (for `attach`, whose keys drive a player elsewhere);
     /// `volume` is the player's, for relative changes.
     public static func request(for command: PlayerCommand, volume: Int) -> String? {
@@ -68,6 +93,13 @@ extension PlayerControl {
         case .next: return "next"
         case .previous: return "previous"
         case .markPlayed: return "mark-played"
+        case .setSpeed(let rate): return "speed \(rate)"
+        case .changeSpeed(let change): return change < 0 ? "speed \(change)" : "speed +\(change)"
+        case .setSleepTimer(nil): return "sleep off"
+        case .setSleepTimer(.endOfEpisode?): return "sleep end"
+        case .setSleepTimer(.after(let seconds)?): return "sleep \(seconds)s"
+        case .extendSleepTimer(let seconds): return "sleep +\(seconds)s"
+        case .cycleSleepTimer: return "sleep cycle"
         case .quit: return "stop"
         case .signal, .redraw, .interruptionBegan, .interruptionEnded, .routeChanged: return nil
         }

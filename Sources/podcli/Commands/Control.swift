@@ -145,3 +145,15 @@ enum Volume: RemoteDial {
     static let value = Positional("percent", help: "The volume, 0 to 100.")
     static let spec = CommandSpec(name: "volume", abstract: "Set the running player's volume.", positionals: [value])
 }
+
+enum Speed: RemoteDial {
+    static let value = Positional("rate", help: "The speed, 0.5 to 3.0 (pitch kept), or a change: +0.1, -0.1.")
+    static let spec = CommandSpec(name: "speed", abstract: "Set the running player's speed.", positionals: [value])
+}
+
+enum Sleep: RemoteDial {
+    static let value = Positional(
+        "time", help: "Stop after this much listening (20m, 90s, 1h), +TIME for more, end (of the episode), or off.")
+    static let spec = CommandSpec(
+        name: "sleep", abstract: "Set the running player's sleep timer (the last 10 s fade out).", positionals: [value])
+}

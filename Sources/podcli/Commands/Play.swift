@@ -17,6 +17,16 @@ enum Play: Command {
         "from", valueName: "time", help: "Start at <time> (seconds, MM:SS or H:MM:SS) instead of where it was left.")
     static let duration = Option("for", valueName: "time", help: "Stop after playing <time> of audio.")
     static let volume = Option("volume", valueName: "percent", help: "Start at this volume, 0 to 100 (default 100).")
+    static let speed = Option(
+        "speed", valueName: "rate", help: "Play at this speed, pitch kept: 0.5 to 3.0 (default: the config's speed).")
+    static let skipSilence = Option(
+        "skip-silence", valueName: "level",
+        help: "Shorten silences: off, mild, medium or aggressive (default: the config's skip-silence).")
+    static let loudness = Option(
+        "loudness", valueName: "lufs|off",
+        help: "Bring episodes to this loudness, e.g. -16, or off (default: the config's loudness).")
+    static let sleep = Option(
+        "sleep", valueName: "time|end", help: "Stop after this much listening (20m, 1h) or at the end of the episode.")
     static let background = Flag(
         "background", help: "Play with no terminal, driven by 'podcli attach', 'status', 'pause'... and MPRIS.")
 
@@ -25,7 +35,8 @@ enum Play: Command {
         discussion: """
             Keys (when stdin is a terminal): space play/pause, ←/→ back 15 s / forward 30 s \
             (config: skip-back, skip-forward), ,/. back/forward 5 s, ↑/↓ volume, n/p next/previous \
-            in the queue, m mark played and go on, q quit.
+            in the queue, m mark played and go on, [/] slower/faster by 0.1, \\ speed 1.0, z sleep timer \
+            (off, 15, 30, 45, 60 minutes, end of episode), q quit.
 
             An episode not downloaded yet (or an audio URL) plays while it downloads into its \
             directory, as 'fetch' would download it; seeks go as far as what has arrived.
@@ -35,7 +46,7 @@ enum Play: Command {
             (exit 74). The end of an episode marks it played, takes it off the queue and plays \
             the next one.
             """,
-        positionals: [episode], options: [device, from, duration, volume], flags: [background])
+        positionals: [episode], options: [device, from, duration, volume, speed, skipSilence, loudness, sleep], flags: [background])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let start = try arguments.value(from, as: "a time (seconds, MM:SS or H:MM:SS)", PlaybackTime.parse)
@@ -43,6 +54,12 @@ enum Play: Command {
         let volume = try arguments.value(volume, as: "a volume from 0 to 100") { text in
             Int(text).flatMap { SoftwareVolume.range.contains($0) ? $0 : nil }
         }
+        var listening = Listening()
+        listening.speed = try arguments.value(speed, as: "a speed from 0.5 to 3.0", PlaybackSpeed.parse)
+        listening.skipSilence = try arguments.value(
+            skipSilence, as: "off, mild, medium or aggressive", SilenceSkipping.init(rawValue:))
+        listening.loudness = try arguments.value(loudness, as: "a loudness from -40 to -5 (LUFS), or off", LoudnessTarget.init)
+        let sleepTimer = try arguments.value(sleep, as: "a time of listening (20m, 90s, 1h) or end", SleepTimer.parse)
         if arguments[background] {
             let pid = try BackgroundPlayer.start(
                 arguments: Array(CommandLine.arguments.dropFirst()).filter { $0 != "--background" },
@@ -52,14 +69,19 @@ enum Play: Command {
         }
         let config = try context.config()
         let library = try context.library()
+        // Feed sections can set the listening settings: the subscriptions are read only then.
+        var settings = Listening(config: config, feeds: config.feedSections.isEmpty ? [] : try library.subscriptions())
+        (settings.speed, settings.skipSilence, settings.loudness) = (listening.speed, listening.skipSilence, listening.loudness)
         let playlist = try Playlist(arguments[episode], library: library, protection: config.protection)
         let session = PlaySession(
             library: library, display: NowPlayingDisplay(output: context.output),
             device: arguments[device] ?? context.environment["PODCLI_DEVICE"] ?? config.device ?? "default",
             keymap: Keymap(skipBack: config.skipBack, skipForward: config.skipForward),
             downloadPolicy: context.downloadPolicy, controlSocket: try context.directories.get().controlSocket,
-            helpers: Helpers(context: context), requiresRemoteControl: context.environment[BackgroundPlayer.marker] == "1")
-        let reason = try session.run(playlist, from: start, limit: limit, engine: PlaybackEngine(volume: volume ?? 100))
+            helpers: Helpers(context: context), requiresRemoteControl: context.environment[BackgroundPlayer.marker] == "1",
+            listening: settings)
+        let engine = PlaybackEngine(volume: volume ?? 100, sleepTimer: sleepTimer)
+        let reason = try session.run(playlist, from: start, limit: limit, engine: engine)
         if case .signal(let number) = reason { throw TerminatedBySignal(number: number) }
     }
 }

@@ -23,6 +23,9 @@ import Testing
         ("jobs = 0\n", 1, "jobs must be a whole number from 1 to 32, not '0'"),
         ("limit-rate = 100\n", 1, "limit-rate must be a rate of at least 1K (bytes per second), not '100'"),
         ("protection = secret\n", 1, "protection must be private or open, not 'secret'"),
+        ("speed = 4\n", 1, "speed must be a speed from 0.5 to 3.0, not '4'"),
+        ("[feed \"Daily\"]\nskip-silence = lots\n", 2, "skip-silence must be off, mild, medium or aggressive, not 'lots'"),
+        ("loudness = loud\n", 1, "loudness must be a loudness from -40 to -5 (LUFS), or off, not 'loud'"),
         ("[feed \"Daily\"]\nkeep = 1\ndownload = some\n", 3, "download must be new, all or none, not 'some'"),
     ])
     func everyMistakeIsNamedByTheFileAndLine(text: String, line: Int, problem: String) throws {
@@ -51,7 +54,7 @@ import Testing
             .protection: "open", .device: "hw:1", .skipBack: "10", .skipForward: "45.5", .jobs: "8",
             .hostConnections: "3", .diskBudget: "20G", .minFree: "1G", .limitRate: "500K", .streamMaxSize: "2G",
             .streamMaxTime: "90m", .download: "all", .keep: "3", .maxAge: "30", .maxSize: "200M",
-            .deletePlayedAfter: "0",
+            .deletePlayedAfter: "0", .speed: "1.75", .skipSilence: "medium", .loudness: "-16",
         ]
         #expect(values.count == Setting.allCases.count)
         let c = try ConfigFixture()

@@ -63,6 +63,21 @@ import Testing
         #expect(config.policy == EpisodePolicy(download: .all, keep: 2, maxAgeDays: 30))
     }
 
+    @Test func episodesPlayWithTheirFeedsListeningSettingsAndTheCommandLineOverThem() throws {
+        let c = try ConfigFixture(feeds: Self.titles)
+        let config = try c.read(
+            "speed = 1.25\nloudness = -16\n[feed \"Daily\"]\nspeed = 2\nskip-silence = mild\n[feed \"Other\"]\nloudness = off\n")
+        var listening = Listening(config: config, feeds: try c.feeds)
+        #expect(listening.settings(forFeed: 1).speed == 2 && listening.settings(forFeed: 1).skipSilence == .mild)
+        #expect(listening.settings(forFeed: 1).loudness == .lufs(-16))
+        #expect(listening.settings(forFeed: 2).speed == 1.25 && listening.settings(forFeed: 2).loudness == .off)
+        #expect(listening.settings(forFeed: nil).speed == 1.25 && listening.settings(forFeed: nil).skipSilence == .off)
+        listening.speed = 0.75
+        listening.loudness = .off
+        #expect(listening.settings(forFeed: 1).speed == 0.75 && listening.settings(forFeed: 1).skipSilence == .mild)
+        #expect(listening.settings(forFeed: nil).loudness == .off)
+    }
+
     /// The case: `config get keep --feed 3` must see the `[feed "My Show"]` section that
     /// `sync` applies to feed 3, whatever names the feed on either side.
     @Test func theSettingShownForAFeedIsTheOneSyncApplies() throws {
