@@ -106,3 +106,72 @@ NGINX
     done
     die "nginx did not answer on 127.0.0.1:$2"
 }
+
+# start_pulse SINK: a private PulseAudio daemon (as in TestSupport.PulseAudioServer: no
+# default.pa, its own daemon.conf, runtime and state directories, no D-Bus, no real-time
+# scheduling) with a null sink SINK (a clocked sink: playback is paced in real time) at RATE Hz
+# and CHANNELS channels, listening on PULSE_SOCKET; its files in PULSE_DIR. Sets PULSE_PID and
+# KEEPER_PID (the caller's clean-up stops them); PLAYER_ENV reaches it.
+start_pulse() {
+    mkdir -p "$PULSE_DIR"/{runtime,state,home,config}
+    chmod 700 "$PULSE_DIR/runtime"
+    echo "# private" >"$PULSE_DIR/daemon.conf"
+    echo "autospawn = no" >"$PULSE_DIR/client.conf"
+    env -u DBUS_SESSION_BUS_ADDRESS -u DISPLAY -u WAYLAND_DISPLAY -u PULSE_SERVER \
+        HOME="$PULSE_DIR/home" XDG_RUNTIME_DIR="$PULSE_DIR/runtime" XDG_CONFIG_HOME="$PULSE_DIR/config" \
+        XDG_STATE_HOME="$PULSE_DIR/state" PULSE_RUNTIME_PATH="$PULSE_DIR/runtime" PULSE_STATE_PATH="$PULSE_DIR/state" \
+        PULSE_CONFIG="$PULSE_DIR/daemon.conf" \
+        pulseaudio -n --daemonize=no --system=no --exit-idle-time=-1 --use-pid-file=no \
+        --high-priority=no --realtime=no --log-target=file:"$PULSE_DIR/pulseaudio.log" --log-level=info \
+        -L "module-null-sink sink_name=$1 rate=$RATE channels=$CHANNELS" \
+        -L "module-native-protocol-unix socket=$PULSE_SOCKET auth-anonymous=1" </dev/null &
+    PULSE_PID=$!
+    local ok=
+    for _ in $(seq 500); do
+        if "${PLAYER_ENV[@]}" pactl info >/dev/null 2>&1; then ok=1; break; fi
+        kill -0 "$PULSE_PID" 2>/dev/null || break
+        sleep 0.01
+    done
+    [[ -n $ok ]] || die "pulseaudio did not start: $(tail -n 20 "$PULSE_DIR/pulseaudio.log")"
+    # Keep the null sink awake: with no stream it renders in 2 s blocks and a new stream waits
+    # for the current block to end (0.2-1.2 s at random); a silent 20 ms stream keeps the
+    # blocks short. It needs one old block to pass before it takes effect.
+    "${PLAYER_ENV[@]}" pacat --playback --raw --latency-msec=20 --rate="$RATE" --channels="$CHANNELS" \
+        --format=s16le /dev/zero </dev/null >/dev/null 2>&1 &
+    KEEPER_PID=$!
+    sleep 2.5
+    kill -0 "$KEEPER_PID" 2>/dev/null || die "pacat (the silent stream keeping the sink awake) exited"
+}
+
+# serve_files ROOT: Tests/Support/fault_server.py serving ROOT on loopback (PORT, SERVER_PID;
+# stop_serving stops it).
+serve_files() {
+    "$PY" "$PACKAGE/Tests/Support/fault_server.py" --root "$1" --no-stdin-watch \
+        >"$WORK/server.out" 2>"$WORK/server.err" &
+    SERVER_PID=$!
+    for _ in $(seq 100); do
+        grep -q '^PORT ' "$WORK/server.out" 2>/dev/null && break
+        sleep 0.1
+    done
+    PORT=$(awk '/^PORT /{print $2; exit}' "$WORK/server.out")
+    [[ -n $PORT ]] || die "fault_server.py did not start: $(cat "$WORK/server.err")"
+}
+stop_serving() {
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=
+}
+
+# fetch_episode FILE: podcli fetches FILE (under the served ROOT) into PODCLI_HOME; prints its id.
+fetch_episode() {
+    local url="http://127.0.0.1:$PORT/files/$(basename "$1")"
+    "$PODCLI" --home "$PODCLI_HOME" --quiet fetch "$url" >/dev/null || die "podcli fetch $url failed"
+    "$PODCLI" --home "$PODCLI_HOME" list --json >"$WORK/list.json"
+    "$PY" -c '
+import json, sys
+episodes = json.load(open(sys.argv[1]))
+if isinstance(episodes, dict):
+    episodes = episodes.get("episodes", [])
+print(next(e["id"] for e in episodes if e.get("url") == sys.argv[2]))' "$WORK/list.json" "$url" ||
+        die "no episode for $url in podcli list --json"
+}

@@ -168,30 +168,9 @@ clear_taps() { rm -f "$WORK/taps/"*; }
 PODCLI_HOME=$WORK/podcli-home
 declare -A ID
 if [[ -z $MPG123_ONLY ]]; then
-    "$PY" "$PACKAGE/Tests/Support/fault_server.py" --root "$AUDIO_DIR" --no-stdin-watch \
-        >"$WORK/server.out" 2>"$WORK/server.err" &
-    SERVER_PID=$!
-    for _ in $(seq 100); do
-        grep -q '^PORT ' "$WORK/server.out" 2>/dev/null && break
-        sleep 0.1
-    done
-    PORT=$(awk '/^PORT /{print $2; exit}' "$WORK/server.out")
-    [[ -n $PORT ]] || die "fault_server.py did not start: $(cat "$WORK/server.err")"
-    for kind in cbr vbr; do
-        url="http://127.0.0.1:$PORT/files/$(basename "${FILE[$kind]}")"
-        "$PODCLI" --home "$PODCLI_HOME" --quiet fetch "$url" >/dev/null || die "podcli fetch $url failed"
-        "$PODCLI" --home "$PODCLI_HOME" list --json >"$WORK/list.json"
-        ID[$kind]=$("$PY" -c '
-import json, sys
-episodes = json.load(open(sys.argv[1]))
-if isinstance(episodes, dict):
-    episodes = episodes.get("episodes", [])
-print(next(e["id"] for e in episodes if e.get("url") == sys.argv[2]))' "$WORK/list.json" "$url") ||
-            die "no episode for $url in podcli list --json"
-    done
-    kill "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-    SERVER_PID=
+    serve_files "$AUDIO_DIR"
+    for kind in cbr vbr; do ID[$kind]=$(fetch_episode "${FILE[$kind]}"); done
+    stop_serving
 fi
 # play ID ARGS...: podcli play from the start (not from a saved position), nothing after it.
 podcli_play() {
@@ -274,36 +253,7 @@ fi
 
 # --- 2. real time ---------------------------------------------------------------------------------
 if [[ $ONLY != full ]]; then
-    # The private PulseAudio daemon (as in TestSupport.PulseAudioServer): no default.pa, its own
-    # daemon.conf, runtime and state directories, no D-Bus, no real-time scheduling.
-    mkdir -p "$PULSE_DIR"/{runtime,state,home,config}
-    chmod 700 "$PULSE_DIR/runtime"
-    echo "# private" >"$PULSE_DIR/daemon.conf"
-    echo "autospawn = no" >"$PULSE_DIR/client.conf"
-    env -u DBUS_SESSION_BUS_ADDRESS -u DISPLAY -u WAYLAND_DISPLAY -u PULSE_SERVER \
-        HOME="$PULSE_DIR/home" XDG_RUNTIME_DIR="$PULSE_DIR/runtime" XDG_CONFIG_HOME="$PULSE_DIR/config" \
-        XDG_STATE_HOME="$PULSE_DIR/state" PULSE_RUNTIME_PATH="$PULSE_DIR/runtime" PULSE_STATE_PATH="$PULSE_DIR/state" \
-        PULSE_CONFIG="$PULSE_DIR/daemon.conf" \
-        pulseaudio -n --daemonize=no --system=no --exit-idle-time=-1 --use-pid-file=no \
-        --high-priority=no --realtime=no --log-target=file:"$PULSE_DIR/pulseaudio.log" --log-level=info \
-        -L "module-null-sink sink_name=bench_null rate=$RATE channels=$CHANNELS" \
-        -L "module-native-protocol-unix socket=$PULSE_SOCKET auth-anonymous=1" </dev/null &
-    PULSE_PID=$!
-    ok=
-    for _ in $(seq 500); do
-        if "${PLAYER_ENV[@]}" pactl info >/dev/null 2>&1; then ok=1; break; fi
-        kill -0 "$PULSE_PID" 2>/dev/null || break
-        sleep 0.01
-    done
-    [[ -n $ok ]] || die "pulseaudio did not start: $(tail -n 20 "$PULSE_DIR/pulseaudio.log")"
-    # Keep the null sink awake: with no stream it renders in 2 s blocks and a new stream waits
-    # for the current block to end (0.2-1.2 s at random); a silent 20 ms stream keeps the
-    # blocks short. It needs one old block to pass before it takes effect.
-    "${PLAYER_ENV[@]}" pacat --playback --raw --latency-msec=20 --rate=$RATE --channels=$CHANNELS \
-        --format=s16le /dev/zero </dev/null >/dev/null 2>&1 &
-    KEEPER_PID=$!
-    sleep 2.5
-    kill -0 "$KEEPER_PID" 2>/dev/null || die "pacat (the silent stream keeping the sink awake) exited"
+    start_pulse bench_null
 
     FRAMES=$(((PACED_SECONDS * RATE + 1151) / 1152))   # MPEG frames of 1152 samples for mpg123 -n
     if [[ $ONLY != seek ]]; then

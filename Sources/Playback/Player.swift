@@ -193,7 +193,9 @@ public final class Player {
     private func decode(into buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws
         -> UnsafeMutableRawBufferPointer?
     {
-        let frames = min(Self.chunkFrames, limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia } ?? .max)
+        // What the filters hold is decoded too: it plays once they give it out (or drain).
+        let frames = min(
+            Self.chunkFrames, limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia - filters.latency } ?? .max)
         guard frames > 0 else { return drainFilters(then: .limitReached) }
         let count: Int
         do {
