@@ -4,9 +4,11 @@ import CSonic
 /// Pocket Casts use): one owner of a `sonicStream`. At 1× with nothing held it is not in the sound
 /// path at all, so what reaches the device stays bit for bit the decoder's.
 ///
-/// Its latency counts each frame given out as `speed` media frames, the ratio libsonic keeps on
-/// average (it drops or repeats whole pitch periods): the media clock then advances by what was
-/// heard, and a drained stream gives the rest back exactly.
+/// Its latency counts each frame given out as `speed` media frames, kept within what libsonic can
+/// hold (under two of its longest pitch periods): it drops or repeats whole pitch periods, rounded
+/// to frames, so its ratio strays from the speed (0.1-0.7 % at 3×), and counted alone the
+/// position would drift by seconds over an hour. Bounded, the media clock is never more than
+/// those few frames (30 ms) off, and a drained stream gives the rest back exactly.
 public final class SpeedChanger: AudioFilter {
     /// The speed from the next `process` on; libsonic changes pace within a pitch period, so a
     /// change has no click, no gap and no repeat.
@@ -77,7 +79,7 @@ public final class SpeedChanger: AudioFilter {
             output = .allocate(byteCount: bytes, alignment: 16)
         }
         let read = Int(sonicReadShortFromStream(stream, output.baseAddress?.assumingMemoryBound(to: Int16.self), Int32(frames)))
-        held -= Double(read) * speed
+        held = min(max(0, held - Double(read) * speed), Double(2 * (format.sampleRate / Int(SONIC_MIN_PITCH))))
         // At 1× libsonic passes everything through: once it holds nothing, it leaves the path.
         if speed == 1 && sonicSamplesAvailable(stream) == 0 { held = 0 }
         return UnsafeMutableRawBufferPointer(rebasing: output[..<(read * format.bytesPerFrame)])
