@@ -29,6 +29,9 @@ public final class FFmpegDecoder: AudioDecoder {
     /// After a seek: drop what is decoded before this frame.
     private var discardUntil: Int?
     private var pendingSeek: Int?
+    /// After a seek, the last frame decoded before the target: its first frame, its length,
+    /// and whether frames are counted from there rather than timed (see `decodeNext`).
+    private var lastDecoded: (start: Int, count: Int, counting: Bool)?
     private var ended = false
 
     /// Decoding from this far before a seek's target lets the decoder settle (MDCT overlap,
@@ -137,13 +140,26 @@ public final class FFmpegDecoder: AudioDecoder {
         unreadOffset = 0
         unreadBytes = converter.pcmBytes
         guard let target = discardUntil else { return true }
+        let frames = unreadBytes / format.bytesPerFrame
+        let stamped = Self.timestamp(of: frame).flatMap(frameIndex)
+        // FFmpeg's Ogg reader times Vorbis packets by the durations its parser reckons, which
+        // put the short block after a long one 448 frames late (the frames decoded are right).
+        // No two frames in a row are both mistimed: once two agree (one starts where the one
+        // before ended), the frames after them are counted, not timed.
+        var start = stamped ?? target
+        var counting = false
+        if let last = lastDecoded {
+            let (end, overflow) = last.start.addingReportingOverflow(last.count)
+            counting = !overflow && (last.counting || stamped == end)
+            if counting { start = end }
+        }
         // A timestamp no frame index holds (a hostile file's granule) is no timestamp: the frame
         // is taken to be the target's, and the frames are counted from there.
-        var start = Self.timestamp(of: frame).flatMap(frameIndex) ?? target
-        let frames = unreadBytes / format.bytesPerFrame
         if start.addingReportingOverflow(frames).overflow || target.subtractingReportingOverflow(start).overflow {
             start = target
+            counting = false
         }
+        lastDecoded = (start, frames, counting)
         if start + frames <= target {
             unreadBytes = 0
             return true
@@ -171,6 +187,7 @@ public final class FFmpegDecoder: AudioDecoder {
         unreadBytes = 0
         ended = false
         discardUntil = target
+        lastDecoded = nil
     }
 
     /// The frame index of a timestamp in the stream's time base; nil when 64 bits do not hold

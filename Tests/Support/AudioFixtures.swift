@@ -36,6 +36,11 @@ public final class AudioFixtures: Sendable {
         case flacInOgg = "flac-in-ogg.oga"
         /// AAC-LC in a fragmented MP4: an index with empty sample tables, the samples in fragments after it.
         case aacFragmented = "aac-fragmented.m4a"
+        /// Five minutes, mono, of noise bursts over a low tone (`longSource`): Vorbis switches
+        /// between its long and short blocks at every burst. For seeks far into a file.
+        case longVorbis = "long-vorbis.ogg"
+        case longOpus = "long-opus.opus"
+        case longAAC = "long-aac.m4a"
         // Hostile ones (issue 22), each page's checksum made again after the patch.
         /// `opus`, `vorbis` and `flacInOgg` whose last page's granule is 2⁶³ - 1: a length no file has.
         case hugeGranuleOpus = "huge-granule.opus"
@@ -68,16 +73,17 @@ public final class AudioFixtures: Sendable {
         /// Files that play, but whose last Ogg granule says they last 2⁶³ - 1 samples.
         public static let hugeGranule: [Kind] = [.hugeGranuleOpus, .hugeGranuleVorbis, .hugeGranuleFLAC]
         public static let wildGranule: [Kind] = [.wildGranuleOpus, .wildGranuleVorbis, .wildGranuleFLAC]
+        public static let long: [Kind] = [.longVorbis, .longOpus, .longAAC]
 
         /// Rate and channels of the decoded PCM.
         public var sampleRate: Int {
             switch self {
             case .aacMono22k: 22_050
-            case .opus, .brokenPage, .hugeGranuleOpus, .wildGranuleOpus, .headersOnly: 48_000
+            case .opus, .brokenPage, .hugeGranuleOpus, .wildGranuleOpus, .headersOnly, .longOpus: 48_000
             default: 44_100
             }
         }
-        public var channels: Int { self == .aacMono22k ? 1 : 2 }
+        public var channels: Int { self == .aacMono22k || Kind.long.contains(self) ? 1 : 2 }
     }
 
     public static let ffmpeg = URL(fileURLWithPath: "/usr/bin/ffmpeg")
@@ -119,6 +125,7 @@ public final class AudioFixtures: Sendable {
         case .hugeGranuleFLAC, .wildGranuleFLAC: input = try url(.flacInOgg)
         case .zeroBlockSize: input = try url(.flac)
         case .aacMono22k: input = try source(mono: true)
+        case .longVorbis, .longOpus, .longAAC: input = try longSource()
         default: input = try source()
         }
         return try make(kind.rawValue) { output in
@@ -130,6 +137,11 @@ public final class AudioFixtures: Sendable {
             case .adts: try encode(["-c:a", "aac", "-b:a", "64k", "-f", "adts"])
             case .opus: try encode(["-c:a", "libopus", "-b:a", "48k"])
             case .vorbis: try encode(["-c:a", "libvorbis", "-q:a", "3"])
+            case .longVorbis: try encode(["-c:a", "libvorbis", "-q:a", "0"])
+            case .longOpus: try encode(["-c:a", "libopus", "-b:a", "32k"])
+            // Without perceptual noise substitution: the decoder makes those bands' noise from a
+            // state a seek starts afresh, so no seek could give the play-through's samples there.
+            case .longAAC: try encode(["-c:a", "aac", "-b:a", "48k", "-aac_pns", "0"])
             case .flac: try encode(["-c:a", "flac"])
             case .flacInOgg: try encode(["-c:a", "flac", "-f", "ogg"])
             case .aacFragmented: try encode(["-c:a", "aac", "-b:a", "64k", "-movflags", "frag_keyframe+empty_moov"])
@@ -207,6 +219,22 @@ public final class AudioFixtures: Sendable {
             let expression = mono ? "aevalsrc=\(left):s=22050:d=\(Self.seconds)"
                 : "aevalsrc=\(left)|\(right):s=44100:d=\(Self.seconds)"
             try run(["-f", "lavfi", "-i", expression, "-c:a", "pcm_s16le", output.path])
+        }
+    }
+
+    /// Seconds of `longSource`.
+    public static let longSeconds = 300
+
+    /// The long source: white noise bursts (0.11 s in every 0.37 s, sharp edges) over a 330 Hz
+    /// tone, so no stretch is silent, 44.1 kHz mono, as WAV.
+    public func longSource() throws -> URL {
+        try make("source-long.wav") { output in
+            try run([
+                "-f", "lavfi", "-i", "anoisesrc=d=\(Self.longSeconds):c=white:r=44100:a=0.4:seed=7",
+                "-f", "lavfi", "-i", "sine=f=330:r=44100:d=\(Self.longSeconds)",
+                "-filter_complex", "[0]volume='lt(mod(t,0.37),0.11)':eval=frame[bursts];[bursts][1]amix=inputs=2",
+                "-ac", "1", "-c:a", "pcm_s16le", output.path,
+            ])
         }
     }
 
