@@ -16,6 +16,9 @@ public struct MediaClock: Equatable, Sendable {
 
     /// Where the oldest segment still remembered starts.
     private var origin: Point
+    /// Whether writing went on from elsewhere at the origin (a seek) while the device still held
+    /// frames from before: those are heard first, and count as the origin's media frame.
+    private var heldFramesPrecedeTheOrigin = false
     /// Ends of the segments after `origin`, oldest first.
     private var ends: [Point] = []
     /// What the device held just after the last write: nothing before that can be taken back.
@@ -69,6 +72,7 @@ public struct MediaClock: Equatable, Sendable {
         let heard = end.device - unplayed
         while let first = ends.first, first.device <= heard {
             origin = ends.removeFirst()
+            heldFramesPrecedeTheOrigin = false
         }
     }
 
@@ -82,6 +86,7 @@ public struct MediaClock: Equatable, Sendable {
         ends.removeAll { $0.device >= target }
         if target <= origin.device {
             origin = Point(device: target, media: media)
+            heldFramesPrecedeTheOrigin = false
         } else {
             ends.append(Point(device: target, media: media))
         }
@@ -89,19 +94,24 @@ public struct MediaClock: Equatable, Sendable {
         return media
     }
 
-    /// Writing goes on from `mediaFrame` (a seek; the device holds nothing now). The totals stay.
+    /// Writing goes on from `mediaFrame` (a seek, a stop). What the device still holds from
+    /// before is heard first, as `mediaFrame`: the listener is taken there at once, and a seek
+    /// relative to the position counts from there. The totals stay.
     public mutating func restart(at mediaFrame: Int) {
         origin = Point(device: deviceFramesWritten, media: mediaFrame)
         ends.removeAll()
         heldAfterLastWrite = 0
+        heldFramesPrecedeTheOrigin = true
     }
 
     /// The media frame device frame `device` reaches. Before the oldest segment remembered (a
     /// device that says it holds more than that), one media frame a device frame, as before
-    /// there was a clock.
+    /// there was a clock; but frames held from before a restart are heard as the origin's.
     private func mediaFrame(atDevice device: Int) -> Int {
         var start = origin
-        guard device > start.device else { return origin.media - (origin.device - device) }
+        guard device > start.device else {
+            return heldFramesPrecedeTheOrigin ? origin.media : origin.media - (origin.device - device)
+        }
         for end in ends {
             if device <= end.device {
                 return start.media + (end.media - start.media) * (device - start.device) / (end.device - start.device)

@@ -333,9 +333,9 @@ public final class Player {
             device.release()
             decodeAgain(from: clock.dropped(deviceFrames: clock.heldAfterLastWrite))
         case .seek(let frame):
-            // What the device still held is not heard: it does not count toward `--for`.
-            _ = clock.dropped(deviceFrames: output?.unplayedFrames ?? 0)
-            output?.discard()
+            // What the device holds (a buffer, 200 ms) plays first; the new place follows it.
+            // Dropping it cost far more: ALSA's pulse plugin makes a new stream after a drop,
+            // which a PulseAudio sink rendering ahead for no stream starts up to 2 s later.
             decodeAgain(from: frame)
             clock.restart(at: decoder.position)
         case .report(let event):

@@ -63,6 +63,22 @@ struct MediaClockTests {
         #expect(clock.mediaFramesPlayed == 7_000 && clock.deviceFramesPlayed == 3_500)
     }
 
+    /// A seek that leaves the device its buffer (heard first): the position is the target at
+    /// once and while the old frames play, then moves on with the new ones; all of them count
+    /// as played. A drop of all the device holds then goes back to the target.
+    @Test func aSeekThatKeepsWhatTheDeviceHoldsIsAtItsTargetAtOnce() {
+        var clock = MediaClock(startingAt: 0)
+        clock.wrote(deviceFrames: 4_000, mediaFrames: 4_000, deviceHolding: 1_000)
+        clock.restart(at: 50_000)
+        #expect(clock.position(deviceHolding: 1_000) == 50_000)
+        clock.wrote(deviceFrames: 500, mediaFrames: 500, deviceHolding: 1_200)
+        #expect(clock.position(deviceHolding: 1_200) == 50_000)
+        #expect(clock.position(deviceHolding: 500) == 50_000)
+        #expect(clock.position(deviceHolding: 200) == 50_300)
+        #expect(clock.mediaFramesPlayed == 4_500 && clock.deviceFramesPlayed == 4_500)
+        #expect(clock.dropped(deviceFrames: 1_200) == 50_000)
+    }
+
     /// Hours of writes at changing ratios: the segments the device has played are forgotten, and
     /// a device that holds a great deal still leaves the memory bounded.
     @Test func trimmingKeepsTheMemoryBounded() {

@@ -484,11 +484,44 @@ public final class PulseAudioServer: Sendable {
 
 /// What a `PulseAudioServer`'s sink plays, as a listener would hear it: `parec` on its monitor
 /// (10 ms latency, as bench/playback_probe.py records it), noting when the first sound (a
-/// non-zero sample) arrived. Start it before the player, so that sample is seen as it comes.
+/// non-zero sample) arrived, and the silences between sounds. Start it before the player, so
+/// that sample is seen as it comes.
 public final class SinkMonitor: Sendable {
     private let process: Process
     private let firstSoundAt: FirstSound
+    private let silences: Silences
     private let finished = Latch()
+
+    /// The silences recorded between sounds (runs of zero bytes: a sample of sound has a zero
+    /// byte or two at most), counted in bytes of the stream.
+    private final class Silences: Sendable {
+        private struct State {
+            var total = 0
+            var firstSound: Int?
+            var lastSound: Int?
+            var longestGap = 0
+        }
+        private let state = Mutex(State())
+
+        func read(_ bytes: ArraySlice<UInt8>) {
+            state.withLock { state in
+                for (index, byte) in zip(state.total..., bytes) where byte != 0 {
+                    if let last = state.lastSound { state.longestGap = max(state.longestGap, index - last - 1) }
+                    if state.firstSound == nil { state.firstSound = index }
+                    state.lastSound = index
+                }
+                state.total += bytes.count
+            }
+        }
+
+        /// The longest gap, the span from the first sound to the last, and the silence since.
+        var bytes: (longestGap: Int, sound: Int, silenceSince: Int) {
+            state.withLock { state in
+                guard let first = state.firstSound, let last = state.lastSound else { return (0, 0, state.total) }
+                return (state.longestGap, last + 1 - first, state.total - last - 1)
+            }
+        }
+    }
 
     /// Shared with the reading thread: when the first sound reached the sink, counted in bytes of
     /// the stream rather than by when a read saw it, so a reading thread the scheduler let wait
@@ -524,16 +557,22 @@ public final class SinkMonitor: Sendable {
     }
 
     /// Starts recording and waits until the monitor streams (silence, while nothing plays).
-    public init(_ server: PulseAudioServer, timeout: TimeInterval = 10) throws {
+    /// - Parameter latencyMilliseconds: the recording's latency; nil for the server's default,
+    ///   as `parec` records unasked. A recording at low latency keeps the null sink rendering in
+    ///   steps that short: one at the default leaves the sink as the player alone makes it
+    ///   (rendering up to 2 s ahead when no stream plays), but gets its bytes in bursts of up to
+    ///   2 s, too late for `firstSound`; it is waited for until it is connected, not streaming.
+    public init(_ server: PulseAudioServer, latencyMilliseconds: Int? = 10, timeout: TimeInterval = 10) throws {
         guard let parec = PulseAudioServer.findExecutable("parec", searchPath: nil) else {
             throw TestSupportError("parec is not installed (package pulseaudio-utils)")
         }
         let process = Process()
         process.executableURL = parec
-        process.arguments = [
-            "--raw", "--latency-msec=10", "--format=s16le", "--rate=\(server.sampleRate)",
-            "--channels=\(server.channels)", "-d", server.monitorSourceName,
-        ]
+        process.arguments =
+            (latencyMilliseconds.map { ["--latency-msec=\($0)"] } ?? []) + [
+                "--raw", "--format=s16le", "--rate=\(server.sampleRate)", "--channels=\(server.channels)", "-d",
+                server.monitorSourceName,
+            ]
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = server.directory.appendingPathComponent("home").path
         environment.merge(server.environment) { _, new in new }
@@ -547,6 +586,9 @@ public final class SinkMonitor: Sendable {
         let streaming = Latch()
         let firstSoundAt = FirstSound(bytesPerSecond: server.sampleRate * server.channels * 2)
         self.firstSoundAt = firstSoundAt
+        let silences = Silences()
+        self.silences = silences
+        bytesPerSecond = Double(server.sampleRate * server.channels * 2)
         let finished = finished
         let thread = Thread {
             let descriptor = output.fileHandleForReading.fileDescriptor
@@ -561,17 +603,35 @@ public final class SinkMonitor: Sendable {
                 let sound = buffer[..<count].firstIndex(where: { $0 != 0 }).map { total + $0 }
                 total += count
                 firstSoundAt.read(at: now, total: total, soundOffset: sound)
+                silences.read(buffer[..<count])
             }
             try? output.fileHandleForReading.close()
             finished.open()
         }
         thread.name = "TestSupport.SinkMonitor"
         thread.start()
-        guard streaming.wait(until: Date(timeIntervalSinceNow: timeout)) else {
+        let ready =
+            latencyMilliseconds == nil
+            ? waitUntil(timeout: timeout) {
+                (try? server.pactl(["list", "short", "source-outputs"]).stdout.isEmpty == false) ?? false
+            }
+            : streaming.wait(until: Date(timeIntervalSinceNow: timeout))
+        guard ready else {
             stop()
             throw TestSupportError("parec on \(server.monitorSourceName) recorded nothing within \(timeout) s")
         }
     }
+
+    private let bytesPerSecond: Double
+
+    /// The longest silence recorded between two sounds, in seconds.
+    public var longestGap: Double { Double(silences.bytes.longestGap) / bytesPerSecond }
+
+    /// Seconds recorded from the first sound to the last.
+    public var secondsFromFirstSoundToLast: Double { Double(silences.bytes.sound) / bytesPerSecond }
+
+    /// Seconds of silence recorded since the last sound (all of the recording before any).
+    public var silenceSinceLastSound: Double { Double(silences.bytes.silenceSince) / bytesPerSecond }
 
     /// When the first sound reached the sink; nil while none has.
     public var firstSound: ContinuousClock.Instant? { firstSoundAt.instant }

@@ -191,6 +191,37 @@ import Testing
         var heardSeconds: Double { Double(capture.pacedCapturedByteCount) / Double(44_100 * 4) }
     }
 
+    /// A seek is heard at once on a PulseAudio sink (issue 23: each `seek-to` left about 1.8 s of
+    /// silence there, while the ALSA tap showed nothing wrong). The sink's monitor is recorded as
+    /// `parec` records unasked, which leaves the null sink as the player alone makes it; a chirp
+    /// with no silence in it plays across three seeks with no gap of 0.3 s.
+    @Test(.requires(paced && AudioFixtures.unavailableReason == nil, "needs pulseaudio and ffmpeg"))
+    func aSeekIsHeardAtOnceOnAPulseAudioSink() throws {
+        let player = try PacedPlayer()
+        let pulse = try #require(player.capture.pulseAudio)
+        let id = try player.fetch(try Data(contentsOf: AudioFixtures.shared.url(.flac)), named: "chirp.flac")
+        let monitor = try SinkMonitor(pulse, latencyMilliseconds: nil)
+        defer { monitor.stop() }
+        let process = try player.play([id, "--from", "0"])
+        defer { process.kill(signal: SIGKILL) }
+        var heard = 0.0
+        func hearAnotherSecond() {
+            heard += 1
+            #expect(waitUntil(timeout: 20) { player.heardSeconds >= heard })
+        }
+        hearAnotherSecond()
+        for target in ["15", "3", "10"] {
+            #expect(try player.t.run(["seek-to", target]).status == 0)
+            hearAnotherSecond()
+        }
+        #expect(try player.t.run(["stop"]).status == 0)
+        #expect(try process.waitUntilExit().status == 0)
+        // The recording comes in bursts of up to 2 s: all of the sound is in once silence follows.
+        #expect(waitUntil(timeout: 10) { monitor.silenceSinceLastSound >= 0.5 })
+        #expect(monitor.secondsFromFirstSoundToLast >= 3)
+        #expect(monitor.longestGap < 0.3, "a silence of \(monitor.longestGap) s between sounds")
+    }
+
     /// Ctrl-Z stops the process: nothing in it can answer. `status` sees that for itself and says
     /// so at once (exit 75; JSON with --json), and the player has left the session bus, so
     /// `playerctl` finds no player at once instead of waiting 25 s for one that cannot answer.
