@@ -34,6 +34,12 @@ public final class Player {
     private let volume = SoftwareVolume()
     /// Always in the chain, and out of the sound path at 1×.
     private let speed = SpeedChanger()
+    /// The sleep timer's fade, after the speed (it counts device frames); out of the sound path
+    /// except while fading.
+    private let fade = SleepFade()
+    /// The device frame the fade began at, and the media frame it carried: where a sleep timer
+    /// leaves the episode.
+    private var fadeBegan: (device: Int, media: Int)?
     private let outputFormat: AudioFormat
     /// The device's output while there is one: opened on the first write, let go when the device
     /// is lost, opened again on the next write after that.
@@ -75,7 +81,7 @@ public final class Player {
         self.commands = commands
         self.engine = engine
         self.limit = limit
-        self.filters = FilterChain(filters + [speed], volume: volume)
+        self.filters = FilterChain(filters + [speed, fade], volume: volume)
         self.outputFormat = self.filters.configure(decoder.format)
         self.clock = MediaClock(startingAt: decoder.position)
     }
@@ -99,7 +105,9 @@ public final class Player {
         while true {
             // Paused, or a stream waiting for its download: sleep until a command comes or there
             // is something to do, so keys work all the while.
-            let wait = engine.isPaused ? waitWhilePaused : decoder.isWaitingForData ? 0.05 : 0
+            // Everything before the sleep timer's deadline written, until the device has played it.
+            let wait =
+                engine.isPaused ? waitWhilePaused : decoder.isWaitingForData ? 0.05 : sleepsAfterWritten ? 0.02 : 0
             // In the order they came. Once one ends the episode, the rest are for what plays
             // next (`next` then `prev` must not become a `prev` of this episode, then `next`),
             // but a quit or a signal still makes the stop stronger.
@@ -112,6 +120,7 @@ public final class Player {
                 }
             }
             commands.giveBack(later)
+            if sleepTimerHasRunOut() { engine.finish(.sleepTimer) }
             if let reason = engine.stopReason {
                 finish(reason)
                 send(.stopped(reason, at: position))
@@ -161,7 +170,7 @@ public final class Player {
     /// tells the engine when the episode or the limit ends, and when the device is busy or gone.
     private func feedOutput(from buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws {
         if pending == nil {
-            guard !decoder.isWaitingForData, try openOutput(send) != nil else { return }
+            guard !decoder.isWaitingForData, !sleepsAfterWritten, try openOutput(send) != nil else { return }
             guard let filtered = try decode(into: buffer, send), !filtered.isEmpty else { return }
             pending = UnsafeRawBufferPointer(filtered)
         }
@@ -178,6 +187,10 @@ public final class Player {
         let chunkFrames = chunk.count / outputFormat.bytesPerFrame
         let media = result.frames == chunkFrames ? unwrittenMedia : unwrittenMedia * result.frames / chunkFrames
         unwrittenMedia -= media
+        let firstFrame = clock.deviceFramesWritten
+        if let start = fade.fadeStart, start >= firstFrame, start < firstFrame + result.frames {
+            fadeBegan = (start, clock.mediaFrameWritten + media * (start - firstFrame) / result.frames)
+        }
         clock.wrote(deviceFrames: result.frames, mediaFrames: media, deviceHolding: output.unplayedFrames)
         let rest = chunk.dropFirst(result.frames * outputFormat.bytesPerFrame)
         pending = rest.isEmpty ? nil : UnsafeRawBufferPointer(rebasing: rest)
@@ -219,6 +232,7 @@ public final class Player {
         let latency = filters.latency
         volume.percent = engine.volume
         speed.speed = engine.speed
+        aimFade()
         let filtered = filters.process(UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
         unwrittenMedia += count / decoder.format.bytesPerFrame + latency - filters.latency
         return filtered
@@ -228,6 +242,7 @@ public final class Player {
     /// episode is over for `reason`.
     private func drainFilters(then reason: StopReason) -> UnsafeMutableRawBufferPointer? {
         let latency = filters.latency
+        aimFade()
         let tail = filters.drain()
         guard !tail.isEmpty else {
             engine.finish(reason)
@@ -235,6 +250,46 @@ public final class Player {
         }
         unwrittenMedia += latency
         return tail
+    }
+
+    /// The fade's frames go on from the last one written, to the sleep timer's deadline.
+    private func aimFade() {
+        fade.nextFrame = clock.deviceFramesWritten
+        fade.aim(at: sleepDeadlineFrame)
+    }
+
+    /// The sleep timer's deadline in device frames (of listening since this player began); nil
+    /// when there is none, or it waits for the end of the episode.
+    private var sleepDeadlineFrame: Int? {
+        guard case .listenedSeconds(let seconds)? = engine.sleepDeadline else { return nil }
+        return Int((seconds * Double(outputFormat.sampleRate)).rounded())
+    }
+
+    /// When the device should have played the last frame before the sleep timer's deadline, once
+    /// all of them are written: ALSA's pulse plugin goes on counting a few of them unplayed once
+    /// nothing more comes.
+    private var sleepPlayedOutBy: DispatchTime?
+
+    /// The listening the sleep timer allows has been heard (or should have been, by the clock).
+    private func sleepTimerHasRunOut() -> Bool {
+        guard let deadline = sleepDeadlineFrame, sleepsAfterWritten else {
+            sleepPlayedOutBy = nil
+            return false
+        }
+        if listenedFrames >= deadline { return true }
+        guard !engine.isPaused else {
+            sleepPlayedOutBy = nil
+            return false
+        }
+        let now = DispatchTime.now()
+        let due = sleepPlayedOutBy ?? now + Double(deadline - listenedFrames) / Double(outputFormat.sampleRate) + 0.1
+        sleepPlayedOutBy = due
+        return now >= due
+    }
+
+    /// Everything up to the sleep timer's deadline is written: the rest would be silence.
+    private var sleepsAfterWritten: Bool {
+        sleepDeadlineFrame.map { clock.deviceFramesWritten >= $0 } ?? false
     }
 
     /// Forgets what was decoded and not written, and what the filters hold; decodes from `frame`.
@@ -288,9 +343,9 @@ public final class Player {
     }
 
     /// Seconds of sound the listener has heard from this player: device frames, whatever the speed.
-    public var listenedSeconds: Double {
-        Double(max(0, clock.deviceFramesPlayed - (output?.unplayedFrames ?? 0))) / Double(outputFormat.sampleRate)
-    }
+    public var listenedSeconds: Double { Double(listenedFrames) / Double(outputFormat.sampleRate) }
+
+    private var listenedFrames: Int { max(0, clock.deviceFramesPlayed - (output?.unplayedFrames ?? 0)) }
 
     private func status(_ event: PlayerEvent?) -> PlayerStatus {
         PlayerStatus(
@@ -349,6 +404,11 @@ public final class Player {
         switch reason {
         case .endOfEpisode, .limitReached:
             output?.drain()
+        case .sleepTimer:
+            // What the device still holds is silence. The listener is left where the fade began.
+            output?.discard()
+            pending = nil
+            clock.restart(at: fadeBegan.flatMap { $0.device == fade.fadeStart ? $0.media : nil } ?? position)
         default:
             let heard = position
             output?.discard()

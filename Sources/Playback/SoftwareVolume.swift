@@ -16,13 +16,16 @@ public final class SoftwareVolume: AudioFilter {
     /// the percentage sound like equal steps of loudness.
     public static func apply(_ volume: Int, to samples: UnsafeMutableRawBufferPointer) {
         guard volume < 100 else { return }
-        let fraction = Double(max(0, volume)) / 100
-        let gain = Int32(fraction * fraction * fraction * 65_536)
+        let gain = gain(Double(max(0, volume)) / 100)
         let pcm = samples.bindMemory(to: Int16.self)
         for index in pcm.indices {
             pcm[index] = Int16(truncatingIfNeeded: (Int32(pcm[index]) * gain) >> 16)
         }
     }
+
+    /// The fixed-point (16.16) gain for a level from 0 to 1: its cube, so that even steps of
+    /// the level sound like even steps of loudness.
+    static func gain(_ level: Double) -> Int32 { Int32(level * level * level * 65_536) }
 
     public func configure(_ input: AudioFormat) -> AudioFormat { input }
 

@@ -14,10 +14,38 @@ public struct NowPlaying: Equatable, Sendable {
     public var state: String
     /// The playback rate: shown beside the state when it is not 1.
     public var rate: Double
+    /// What is left of the sleep timer; nil: none.
+    public var sleep: Sleep?
+
+    /// What is left of a sleep timer: seconds of listening, or the rest of the episode.
+    public enum Sleep: Equatable, Sendable, Codable {
+        case seconds(Double)
+        case endOfEpisode
+
+        /// In JSON (`status --json`): the seconds, to a tenth, or `"end"`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .seconds(let seconds): try container.encode((seconds * 10).rounded() / 10)
+            case .endOfEpisode: try container.encode("end")
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let seconds = try? container.decode(Double.self) {
+                self = .seconds(seconds)
+            } else if try container.decode(String.self) == "end" {
+                self = .endOfEpisode
+            } else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a sleep timer is seconds or \"end\"")
+            }
+        }
+    }
 
     public init(
         podcast: String? = nil, title: String, elapsed: Double, duration: Double?, volume: Int, state: String,
-        rate: Double = 1
+        rate: Double = 1, sleep: Sleep? = nil
     ) {
         self.podcast = podcast
         self.title = title
@@ -26,5 +54,6 @@ public struct NowPlaying: Equatable, Sendable {
         self.volume = volume
         self.state = state
         self.rate = rate
+        self.sleep = sleep
     }
 }

@@ -2,11 +2,12 @@ import Strings
 
 /// Draws the player's status as one terminal line, in the spirit of a phone's lock screen:
 ///
-///     ▶ Podcast — Title  12:34 / 45:00 [=====>----] vol 80%
+///     ▶ Podcast — Title  12:34 / 45:00 [=====>----] vol 80% sleep 14:59
 ///
-/// The rate, when it is not 1, follows the state (`▶ 1.5×`). What is kept when the line is narrow,
+/// The rate, when it is not 1, follows the state (`▶ 1.5×`); the sleep timer, when there is one,
+/// comes last (`sleep 14:59`, `sleep at end`). What is kept when the line is narrow,
 /// first to last: state and times (the duration goes before
-/// the state is cut), then the title (cut with "…", at least 4 letters), the volume, the progress
+/// the state is cut), then the title (cut with "…", at least 4 letters), the sleep timer, the volume, the progress
 /// bar (at least 5 cells), the podcast's name. Room left over widens the title, then the podcast's
 /// name, then the bar (up to 30 cells). A live stream (no duration) shows no duration and no bar.
 public enum NowPlayingLine {
@@ -35,6 +36,9 @@ public enum NowPlayingLine {
         } else {
             titleColumns = 0
         }
+        let sleep = info.sleep.map(sleepLeft)
+        let showSleep = sleep.map { room >= 1 + DisplayWidth.of($0) } ?? false
+        if let sleep, showSleep { room -= 1 + DisplayWidth.of(sleep) }
         let showVolume = room >= 1 + DisplayWidth.of(volume)
         if showVolume { room -= 1 + DisplayWidth.of(volume) }
         var barCells = 0
@@ -63,6 +67,7 @@ public enum NowPlayingLine {
         if !head.times.isEmpty { line += " " + head.times }
         if let length, barCells > 0 { line += " " + bar(fraction: info.elapsed / length, cells: barCells) }
         if showVolume { line += " " + volume }
+        if let sleep, showSleep { line += " " + sleep }
         // Never wider than asked, whatever the arithmetic above missed.
         return DisplayWidth.fit(line, columns: columns)
     }
@@ -86,6 +91,14 @@ public enum NowPlayingLine {
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text + "×"
+    }
+
+    /// `sleep 14:59`, or `sleep at end`.
+    private static func sleepLeft(_ sleep: NowPlaying.Sleep) -> String {
+        switch sleep {
+        case .seconds(let seconds): return "sleep " + clock(seconds.rounded(.up))
+        case .endOfEpisode: return "sleep at end"
+        }
     }
 
     /// Between the title and the times; two spaces set the times apart from a title with spaces.

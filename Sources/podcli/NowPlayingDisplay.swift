@@ -34,10 +34,17 @@ final class NowPlayingDisplay: PlayDisplay {
             guard !output.quiet else { return }
             let info = NowPlaying(
                 podcast: podcast, title: episode.title, elapsed: status.seconds, duration: duration,
-                volume: status.volume, state: status.state.description, rate: status.speed)
+                volume: status.volume, state: status.state.description, rate: status.speed,
+                sleep: status.sleep.map(NowPlaying.Sleep.init))
             let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80
             written(output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K"))
             lineShown = true
+            // Said in words too: the listener may wake to a terminal that stopped by itself.
+            if case .stopped(.sleepTimer, _)? = status.event,
+                let line = eventLine(status, of: episode, podcast: podcast, duration: duration)
+            {
+                note(line)
+            }
         } else if let line = eventLine(status, of: episode, podcast: podcast, duration: duration) {
             written(output.print(line))
         }
@@ -86,16 +93,21 @@ final class NowPlayingDisplay: PlayDisplay {
         case .seeked(_, let to)?: return "Seeked to \(clock(to, status))"
         case .volumeChanged(let volume)?: return "Volume \(volume)%"
         case .speedChanged(let rate)?: return "Speed " + NowPlayingLine.rate(rate)
-        case .sleepTimerChanged?:
-            switch status.sleep {
-            case .after(let seconds)?: return "Sleep timer: stops in " + NowPlayingLine.clock(seconds)
-            case .endOfEpisode?: return "Sleep timer: stops at the end of the episode"
-            case nil: return "Sleep timer off"
-            }
+        case .sleepTimerChanged?: return Self.sleepTimer(status.sleep.map(NowPlaying.Sleep.init))
         case .stopped(.endOfEpisode, _)?: return nil
         case .stopped(.next, _)?: return "Skipped #\(episode.id) at \(at)"
+        case .stopped(.sleepTimer, _)?: return "Sleep timer: stopped at \(at)\(of), where the fade began"
         case .stopped(_, _)?: return "Stopped at \(at)\(of)"
         case .skippedCorruptAudio?, .suspending?, .redraw?, nil: return nil
+        }
+    }
+
+    /// What is left of the sleep timer, in words (also for `status`).
+    static func sleepTimer(_ sleep: NowPlaying.Sleep?) -> String {
+        switch sleep {
+        case .seconds(let seconds)?: return "Sleep timer: stops in " + NowPlayingLine.clock(seconds.rounded(.up))
+        case .endOfEpisode?: return "Sleep timer: stops at the end of the episode"
+        case nil: return "Sleep timer off"
         }
     }
 

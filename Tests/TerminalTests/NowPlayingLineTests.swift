@@ -48,6 +48,22 @@ import Testing
         #expect([1, 2, 1.25, 0.8, 1.006].map(NowPlayingLine.rate) == ["1×", "2×", "1.25×", "0.8×", "1.01×"])
     }
 
+    /// The sleep timer comes last, and is kept after the title, before the volume, the bar and
+    /// the podcast's name.
+    @Test func showsWhatIsLeftOfTheSleepTimer() {
+        var sleepy = Self.episode
+        sleepy.sleep = .seconds(899.2)
+        #expect(
+            Self.render(sleepy, columns: 200)
+                == "▶ The Daily Byte — Episode 42: Rust, Swift and the Borrow Checker  12:34 / 45:00 "
+                + "[========>---------------------] vol 80% sleep 15:00")
+        #expect(Self.render(sleepy, columns: 50) == "▶ Episode 42:…  12:34 / 45:00 vol 80% sleep 15:00")
+        #expect(Self.render(sleepy, columns: 42) == "▶ Episode 42:…  12:34 / 45:00 sleep 15:00")
+        #expect(Self.render(sleepy, columns: 30) == "▶ Episode 42:…  12:34 / 45:00")
+        sleepy.sleep = .endOfEpisode
+        #expect(Self.render(sleepy, columns: 45) == "▶ Episode 42: Ru…  12:34 / 45:00 sleep at end")
+    }
+
     @Test func keepsStateAndTimesWhenNarrow() {
         #expect(Self.render(columns: 20) == "▶ 12:34 / 45:00")
         #expect(Self.render(columns: 10) == "▶ 12:34")

@@ -140,6 +140,10 @@ public final class PlaySession {
                 try library.markPlayed(episode)
                 _ = try library.dequeue(episode)
                 display.note("Played #\(episode.id) \(episode.title)")
+                if playing.sleepsNow {
+                    display.note("Sleep timer: stopped at the end of #\(episode.id)")
+                    return .sleepTimer
+                }
                 index += 1
             case .next:
                 index += 1
@@ -166,6 +170,8 @@ public final class PlaySession {
         var remaining: Double?
         /// Opened for the first episode, reopened when the format changes or after it was lost.
         let device: AudioDevice
+        /// The episode played to its end with the sleep timer set for it: the session ends.
+        var sleepsNow = false
     }
 
     /// Opens one episode, positions it and plays it.
@@ -189,6 +195,7 @@ public final class PlaySession {
             limit: playing.remaining.map { Int(($0 * rate).rounded()) },
             filters: listening.filters(for: settings, of: episode))
         let reason = try run(player, for: episode)
+        playing.sleepsNow = reason == .endOfEpisode && player.engine.sleepDeadline == .endOfEpisode
         if player.engine.speed != speed { playing.chosenSpeed = player.engine.speed }
         playing.engine = player.engine.forNextEpisode(listened: player.listenedSeconds)
         playing.remaining = playing.remaining.map { $0 - Double(player.clock.mediaFramesPlayed) / rate }
@@ -271,7 +278,7 @@ public final class PlaySession {
                         state: status.state.description, id: episode.id, title: episode.title, podcast: podcast,
                         author: author,
                         position: status.seconds, duration: duration, volume: status.volume, rate: status.speed,
-                        artwork: artworkPath))
+                        sleep: status.sleep.map(NowPlaying.Sleep.init), artwork: artworkPath))
                 showOnMediaControls(
                     status, of: episode, podcast: podcast, author: author, duration: duration, artwork: artworkPath)
                 display.show(status, of: episode, podcast: podcast)

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Playback
 import Synchronization
+import Terminal
 
 /// What `podcli status` reports about the running player: the now-playing info of a lock screen.
 public struct NowPlayingReport: Codable, Equatable, Sendable {
@@ -16,7 +17,19 @@ public struct NowPlayingReport: Codable, Equatable, Sendable {
     public var duration: Double?
     public var volume: Int
     public var rate: Double = 1
+    /// What is left of the sleep timer: seconds of listening (a number) or `"end"` (of the
+    /// episode); absent when there is none.
+    public var sleep: NowPlaying.Sleep?
     public var artwork: String?
+}
+
+extension NowPlaying.Sleep {
+    public init(_ timer: SleepTimer) {
+        switch timer {
+        case .after(let seconds): self = .seconds(seconds)
+        case .endOfEpisode: self = .endOfEpisode
+        }
+    }
 }
 
 /// The requests a running player answers on its control socket, one line each, and what they

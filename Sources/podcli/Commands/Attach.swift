@@ -72,7 +72,7 @@ enum Attach: Command {
         let line = NowPlayingLine.render(
             NowPlaying(
                 podcast: report.podcast, title: report.title, elapsed: report.position, duration: report.duration,
-                volume: report.volume, state: report.state, rate: report.rate),
+                volume: report.volume, state: report.state, rate: report.rate, sleep: report.sleep),
             columns: (Terminal.columns(of: STDOUT_FILENO) ?? 80) - 1)
         output.stdout("\r" + line + "\u{1B}[K")
     }

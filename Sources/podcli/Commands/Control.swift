@@ -65,6 +65,7 @@ enum Status: Command {
         let rate = report.rate == 1 ? "" : ", rate " + NowPlayingLine.rate(report.rate)
         context.output.print(
             "\(NowPlayingLine.clock(report.position))\(duration), volume \(report.volume)%\(rate)", always: true)
+        if report.sleep != nil { context.output.print(NowPlayingDisplay.sleepTimer(report.sleep), always: true) }
         if let author = report.author { context.output.print("By: \(author)", always: true) }
         if let artwork = report.artwork { context.output.print("Artwork: \(artwork)", always: true) }
     }
