@@ -36,7 +36,7 @@ public final class Player {
     private let speed = SpeedChanger()
     /// The sleep timer's fade, after the speed (it counts device frames); out of the sound path
     /// except while fading.
-    private let fade = SleepFade()
+    private let fade: SleepFade
     /// The device frame the fade began at, and the media frame it carried: where a sleep timer
     /// leaves the episode.
     private var fadeBegan: (device: Int, media: Int)?
@@ -72,10 +72,12 @@ public final class Player {
     ///   - limit: media frames to play before stopping with `.limitReached`; nil plays to the end.
     ///   - filters: between the decoder and the speed (then the volume), in the order the sound
     ///     goes through them.
+    ///   - fadeLevel: the sleep timer's fade as the previous episode left it (`fadeLevel`).
     public init(
         decoder: any AudioDecoder, device: AudioDevice, commands: CommandQueue, engine: PlaybackEngine, limit: Int?,
-        filters: [any AudioFilter] = []
+        filters: [any AudioFilter] = [], fadeLevel: Double = 1
     ) {
+        self.fade = SleepFade(level: fadeLevel)
         self.decoder = decoder
         self.device = device
         self.commands = commands
@@ -187,9 +189,11 @@ public final class Player {
         let chunkFrames = chunk.count / outputFormat.bytesPerFrame
         let media = result.frames == chunkFrames ? unwrittenMedia : unwrittenMedia * result.frames / chunkFrames
         unwrittenMedia -= media
+        // Where the fade began: in this write, or before this player's first (the previous
+        // episode's fade goes on: this one is left at its start).
         let firstFrame = clock.deviceFramesWritten
-        if let start = fade.fadeStart, start >= firstFrame, start < firstFrame + result.frames {
-            fadeBegan = (start, clock.mediaFrameWritten + media * (start - firstFrame) / result.frames)
+        if let start = fade.fadeStart, start < firstFrame + result.frames, start >= firstFrame || firstFrame == 0 {
+            fadeBegan = (start, clock.mediaFrameWritten + media * max(0, start - firstFrame) / result.frames)
         }
         clock.wrote(deviceFrames: result.frames, mediaFrames: media, deviceHolding: output.unplayedFrames)
         let rest = chunk.dropFirst(result.frames * outputFormat.bytesPerFrame)
@@ -344,6 +348,9 @@ public final class Player {
 
     /// Seconds of sound the listener has heard from this player: device frames, whatever the speed.
     public var listenedSeconds: Double { Double(listenedFrames) / Double(outputFormat.sampleRate) }
+
+    /// The sleep timer's fade where this player's sound has got to (1: none), for the next episode.
+    public var fadeLevel: Double { fade.level(at: clock.deviceFramesWritten) }
 
     private var listenedFrames: Int { max(0, clock.deviceFramesPlayed - (output?.unplayedFrames ?? 0)) }
 

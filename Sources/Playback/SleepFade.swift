@@ -4,7 +4,8 @@
 /// (device frames, whatever the speed), so the fade lasts 10 s of wall time at any speed.
 ///
 /// The timer extended during the fade, or turned off, brings the sound back up over at most
-/// `riseSeconds`, never at once. With no fade under way the filter is out of the sound path.
+/// `riseSeconds`, never at once; a timer shortened during the fade goes on down from where the
+/// sound is. With no fade under way the filter is out of the sound path.
 public final class SleepFade: AudioFilter {
     public static let seconds = 10.0
     /// From silence back to full sound, when a fade is called off.
@@ -22,7 +23,8 @@ public final class SleepFade: AudioFilter {
     /// Frames from the start of the fade to the deadline.
     private var length = 1
 
-    public init() {}
+    /// - Parameter level: where the sound starts (a fade the previous episode began goes on).
+    public init(level: Double = 1) { anchor.level = level }
 
     public func configure(_ input: AudioFormat) -> AudioFormat {
         rate = Double(input.sampleRate)
@@ -31,15 +33,20 @@ public final class SleepFade: AudioFilter {
     }
 
     /// Fades out to silence at device frame `deadline` from `nextFrame` on (nil: no fade, the
-    /// sound comes back up if it was going down).
+    /// sound comes back up if it was going down). The fall is the 10 s one, or one that starts
+    /// where the sound is now when that is too little time for it: never a step down.
     public func aim(at deadline: Int?) {
         guard deadline != self.deadline else { return }
         anchor = (nextFrame, level(at: nextFrame))
         self.deadline = deadline
-        length = deadline.map { max(1, min(Int(Self.seconds * rate), $0 - nextFrame)) } ?? 1
+        length = deadline.map { deadline in
+            let fromHere = Double(deadline - nextFrame) / max(anchor.level, 0.001)
+            return max(1, Int(min(Self.seconds * rate, fromHere)))
+        } ?? 1
     }
 
-    /// The device frame where the fade begins; nil without a deadline.
+    /// The device frame where the fade begins (before the first, for a fade that began in the
+    /// previous episode); nil without a deadline.
     public var fadeStart: Int? { deadline.map { $0 - length } }
 
     /// The factor (0...1) of the sound at device frame `frame`: the lower of the rise back from

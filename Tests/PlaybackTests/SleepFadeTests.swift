@@ -46,6 +46,22 @@ import Testing
         #expect([7_000, 9_000, 11_000].map(fade.level(at:)) == [1, 0.5, 0])
     }
 
+    /// Shortened during the fade, or going on in the next episode (a new player, its frames
+    /// counted from 0), the fade goes on down from where the sound is, never up first.
+    @Test func aShorterTimerDuringTheFadeGoesOnFromWhereTheSoundIs() {
+        let next = SleepFade(level: 0.4)
+        _ = next.configure(AudioFormat(sampleRate: 1_000, channels: 1))
+        next.aim(at: 2_000)
+        #expect([0, 1_000, 2_000].map(next.level(at:)) == [0.4, 0.2, 0])
+        #expect(next.fadeStart == -3_000, "it began 3 s before this episode")
+
+        let fade = Self.fade()
+        fade.aim(at: 60_000)
+        fade.nextFrame = 55_000
+        fade.aim(at: 56_000)
+        #expect([55_000, 55_500, 56_000].map(fade.level(at:)) == [0.5, 0.25, 0])
+    }
+
     /// Extended (or turned off) during the fade, the sound comes back up within a second, with
     /// no step: from one frame to the next the level changes no more than the rise allows.
     @Test(arguments: [nil, 400_000])

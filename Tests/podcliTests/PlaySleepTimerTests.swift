@@ -111,6 +111,24 @@ struct PlaySleepTimerTests {
         #expect(try player.t.show(player.id)["played"] as? Bool == false)
     }
 
+    /// An episode that ends during the fade: the next one goes on fading from where the sound
+    /// was (no jump back up), and is left at its start, where the listener began to hear it fade.
+    @Test func theNextEpisodeGoesOnFadingFromWhereTheLastOneLeftIt() throws {
+        let player = try SleepyPlayer(paced: false)
+        let fetch = try player.t.run(["fetch", try player.t.source("again.mp3", data: try Self.tone()).url, "--json"])
+        let next = "\((try JSONSerialization.jsonObject(with: fetch.stdoutData) as! [String: Any])["id"] as! Int)"
+        #expect(try player.t.run(["queue", "add", next]).status == 0)
+        let play = try player.library.play([player.id, "--from", "37", "--sleep", "5s"])
+        #expect(play.status == 0, "\(play)")
+        #expect(play.stdout.hasSuffix("Sleep timer: stopped at 0:00 of 0:40, where the fade began\n"), "\(play)")
+        let heard = try player.library.captured()
+        #expect(Self.seconds(heard) >= 5 && Self.seconds(heard) <= 5.05, "\(Self.seconds(heard)) s")
+        // Quarter seconds: 12 of the first episode's last 3 s, then 8 of the next one.
+        Self.expectFadingThroughout(Self.levels(heard.prefix(5 * Self.rate * Self.frameBytes), window: 0.25))
+        #expect(try player.t.show(player.id)["played"] as? Bool == true)
+        #expect(try player.t.show(next)["position"] as? Double == 0)
+    }
+
     /// On a device that plays in real time the timer is wall time: the sound lasts 4 s, fading,
     /// and `play` ends right after (not before: it cannot end before its sound).
     @Test(.requires(paced, "needs pulseaudio and libasound2-plugins"))

@@ -172,6 +172,8 @@ public final class PlaySession {
         let device: AudioDevice
         /// The episode played to its end with the sleep timer set for it: the session ends.
         var sleepsNow = false
+        /// The sleep timer's fade as the last episode left it: the next one goes on from there.
+        var fadeLevel = 1.0
     }
 
     /// Opens one episode, positions it and plays it.
@@ -193,9 +195,10 @@ public final class PlaySession {
         let player = Player(
             decoder: decoder, device: playing.device, commands: commands, engine: playing.engine,
             limit: playing.remaining.map { Int(($0 * rate).rounded()) },
-            filters: listening.filters(for: settings, of: episode))
+            filters: listening.filters(for: settings, of: episode), fadeLevel: playing.fadeLevel)
         let reason = try run(player, for: episode)
         playing.sleepsNow = reason == .endOfEpisode && player.engine.sleepDeadline == .endOfEpisode
+        playing.fadeLevel = player.fadeLevel
         if player.engine.speed != speed { playing.chosenSpeed = player.engine.speed }
         playing.engine = player.engine.forNextEpisode(listened: player.listenedSeconds)
         playing.remaining = playing.remaining.map { $0 - Double(player.clock.mediaFramesPlayed) / rate }
