@@ -19,6 +19,7 @@ public struct Episode: Equatable, Sendable {
     /// `publishedAt`, or else a date set once when podcli first saw the episode, keeping its
     /// place in the feed: what "newest" sorts by.
     public let sortDate: Int
+    /// The exact length measured from the downloaded file, else the feed's `itunes:duration`.
     public let durationMilliseconds: Int?
     public let enclosureLength: Int?
     public let link: String?
@@ -49,7 +50,8 @@ public struct Episode: Equatable, Sendable {
     /// What a query of whole episodes selects, from `episodes` joined to `texts` (`withTexts`).
     static let columns = """
         episodes.id, uuid, feed_id, episodes.title, source_url, state, episodes.protection, validator, created_at,
-        downloaded_at, guid, published_at, sort_date, duration_ms, enclosure_length, episodes.link,
+        downloaded_at, guid, published_at, sort_date, \(EpisodeMeasurement.lengthMilliseconds),
+        enclosure_length, episodes.link,
         texts.description, episodes.image_url, episode_number, season_number, episode_type, texts.chapters,
         chapters_url, texts.transcripts, texts.persons, in_feed, is_new, kept, removed_at, episodes.last_error,
         episodes.author

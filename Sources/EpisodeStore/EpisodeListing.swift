@@ -11,6 +11,7 @@ public struct EpisodeListing: Equatable, Sendable {
     /// What "newest" sorts by (see `Episode.sortDate`).
     public let sortDate: Int
     public let publishedAt: Int?
+    /// The exact length measured from the file, else the feed's (`Episode.durationMilliseconds`).
     public let durationMilliseconds: Int?
     /// The recorded files' size; nil when nothing is recorded.
     public let fileSize: Int?
@@ -28,7 +29,8 @@ public struct EpisodeListing: Equatable, Sendable {
     static let columns = """
         episodes.id AS id, episodes.uuid AS uuid, episodes.feed_id AS feed_id, feeds.title AS feed_title,
         episodes.title AS title, episodes.source_url AS source_url, episodes.state AS state,
-        episodes.sort_date AS sort_date, episodes.published_at AS published_at, episodes.duration_ms AS duration_ms,
+        episodes.sort_date AS sort_date, episodes.published_at AS published_at,
+        \(EpisodeMeasurement.lengthMilliseconds) AS duration_ms,
         (SELECT sum(size) FROM files WHERE episode_id = episodes.id) AS file_size,
         coalesce(playback.played, 0) AS played, coalesce(playback.position_ms, 0) AS position_ms,
         episodes.is_new AS is_new, episodes.kept AS kept, episodes.removed_at AS removed_at,

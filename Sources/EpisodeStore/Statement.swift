@@ -44,6 +44,7 @@ public final class Statement {
             switch value {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let integer): code = sqlite3_bind_int64(handle, index, integer)
+            case .real(let real): code = sqlite3_bind_double(handle, index, real)
             case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
             case .blob(let bytes): code = sqlite3_bind_blob(handle, index, bytes, Int32(bytes.count), csqlite_transient())
             }
@@ -88,6 +89,7 @@ public final class Statement {
             switch sqlite3_column_type(handle, column) {
             case SQLITE_NULL: values.append(.null)
             case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(handle, column)))
+            case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(handle, column)))
             case SQLITE_BLOB:
                 let count = Int(sqlite3_column_bytes(handle, column))
                 let start = sqlite3_column_blob(handle, column)?.assumingMemoryBound(to: UInt8.self)
@@ -101,10 +103,11 @@ public final class Statement {
     }
 }
 
-/// A value SQLite stores for podcli: podcli needs no floats, and blobs only for UUIDs.
+/// A value SQLite stores for podcli: floats only for loudness (schema 8), blobs only for UUIDs.
 public enum SQLValue: Equatable, Sendable {
     case null
     case integer(Int64)
+    case real(Double)
     case text(String)
     case blob([UInt8])
 }
@@ -143,7 +146,16 @@ public struct Row: Sendable {
         switch values[column] {
         case .text(let value): return value
         case .integer(let value): return String(value)
+        case .real(let value): return String(value)
         case .null, .blob: return nil
+        }
+    }
+
+    func double(_ column: Int) -> Double? {
+        switch values[column] {
+        case .real(let value): return value
+        case .integer(let value): return Double(value)
+        default: return nil
         }
     }
 
@@ -165,4 +177,5 @@ extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     init(_ text: String?) { self = text.map(SQLValue.text) ?? .null }
     init(_ integer: Int?) { self = integer.map { .integer(Int64($0)) } ?? .null }
     init(_ integer: Int) { self = .integer(Int64(integer)) }
+    init(_ real: Double?) { self = real.map(SQLValue.real) ?? .null }
 }
