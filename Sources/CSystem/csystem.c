@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "csystem.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
@@ -8,7 +9,10 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 int csystem_start_writeback(int fd, long long offset, long long length) {
     return sync_file_range(fd, offset, length, SYNC_FILE_RANGE_WRITE);
@@ -49,4 +53,12 @@ void csystem_name_thread(const char *name) {
     strncpy(shortened, name, sizeof shortened - 1);
     shortened[sizeof shortened - 1] = 0;
     pthread_setname_np(pthread_self(), shortened);
+}
+
+int csystem_lower_thread_priority(int increment) {
+    pid_t thread = (pid_t)syscall(SYS_gettid);
+    errno = 0;
+    int current = getpriority(PRIO_PROCESS, (id_t)thread);
+    if (current == -1 && errno != 0) return -1;
+    return setpriority(PRIO_PROCESS, (id_t)thread, current + increment);
 }

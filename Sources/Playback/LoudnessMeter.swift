@@ -13,9 +13,9 @@ final class LoudnessMeter {
     /// Fails (nil) for a format libebur128 refuses (no channels, a rate it cannot filter) or
     /// when it cannot allocate.
     init?(format: AudioFormat) {
+        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
         guard format.channels > 0, format.sampleRate > 0,
-            let state = ebur128_init(
-                UInt32(format.channels), UInt(format.sampleRate), Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue))
+            let state = ebur128_init(UInt32(format.channels), UInt(format.sampleRate), mode)
         else { return nil }
         self.state = state
         channels = format.channels

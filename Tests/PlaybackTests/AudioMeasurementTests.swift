@@ -46,13 +46,13 @@ struct AudioMeasurementTests {
         // +0.7 dB at 1 kHz, R128's offset -0.691). Beats at 3 Hz make its short-term loudness vary.
         // (The beats take 0.9 dB off: their RMS is 0.903.)
         let amplitude = pow(10, lufs / 20) / 0.903
-        try Self.ffmpeg([
+        try AudioFixtures.runFFmpeg([
             "-f", "lavfi", "-i",
             "aevalsrc=\(amplitude)*sin(2*PI*1000*t)*(0.9+0.1*sin(2*PI*3*t)):s=48000:d=12:c=stereo",
             "-c:a", format == "mp3" ? "libmp3lame" : "libopus", "-b:a", "128k", path,
         ])
         let measured = try AudioMeasurement.measure(path: path)
-        let reference = try Self.ebur128(path)
+        let reference = try AudioFixtures.ebur128(path)
         #expect(abs(reference.integrated - lufs) < 1, "the fixture is what it says")
         try Self.expectLoudness(measured, agreesWithFFmpegOn: path)
     }
@@ -60,7 +60,7 @@ struct AudioMeasurementTests {
     @Test func silenceHasALengthAndNoLoudness() throws {
         let directory = try TemporaryDirectory(prefix: "podcli-silence")
         let path = directory.path + "/silence.flac"
-        try Self.ffmpeg(["-f", "lavfi", "-i", "anullsrc=r=44100:cl=stereo", "-t", "5", path])
+        try AudioFixtures.runFFmpeg(["-f", "lavfi", "-i", "anullsrc=r=44100:cl=stereo", "-t", "5", path])
         let measured = try AudioMeasurement.measure(path: path)
         #expect(measured.frames == 5 * 44_100)
         #expect(measured.loudness == nil)
@@ -78,19 +78,8 @@ struct AudioMeasurementTests {
 
     @Test func aFLACWhoseAudioIsNoiseIsADecoderError() throws {
         let directory = try TemporaryDirectory(prefix: "podcli-corrupt")
-        let file = try directory.write(Self.corruptFLAC(), to: "corrupt.flac")
+        let file = try directory.write(try AudioFixtures.shared.flacWithNoise(), to: "corrupt.flac")
         #expect(throws: DecoderError.self) { try AudioMeasurement.measure(path: file.path) }
-    }
-
-    /// A FLAC file whose metadata is right (so a download's check takes it) and whose audio is
-    /// random bytes: "fLaC", the fixture's stream information as the last metadata block, noise.
-    static func corruptFLAC() throws -> Data {
-        var bytes = [UInt8](try Data(contentsOf: try AudioFixtures.shared.url(.flac)).prefix(42))
-        bytes[4] |= 0x80
-        var generator = SystemRandomNumberGenerator()
-        // No FLAC frame begins with 0xFF: no frame header to sync on.
-        bytes += (0..<200_000).map { _ in UInt8.random(in: 0...0xFE, using: &generator) }
-        return Data(bytes)
     }
 
     /// Every file of `../shared/corpus/audio` (see its SOURCES.tsv), broken ones included:
@@ -115,38 +104,9 @@ struct AudioMeasurementTests {
     static func expectLoudness(
         _ measured: AudioMeasurement, agreesWithFFmpegOn path: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let reference = try ebur128(path)
+        let reference = try AudioFixtures.ebur128(path)
         let loudness = try #require(measured.loudness, sourceLocation: sourceLocation)
         #expect(abs(loudness.integratedLUFS - reference.integrated) <= 0.5, sourceLocation: sourceLocation)
         #expect(abs(loudness.truePeakDBTP - reference.truePeak) <= 0.5, sourceLocation: sourceLocation)
-    }
-
-    /// What `ffmpeg -af ebur128=peak=true` says of `path`: its summary's integrated loudness (I)
-    /// and true peak (Peak).
-    static func ebur128(_ path: String) throws -> (integrated: Double, truePeak: Double) {
-        let result = try RunningProcess(
-            executable: AudioFixtures.ffmpeg,
-            arguments: ["-nostats", "-nostdin", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"],
-            environment: ProcessInfo.processInfo.environment
-        ).waitUntilExit(timeout: 120)
-        guard result.status == 0, let summary = result.stderr.range(of: "Summary:") else {
-            throw TestSupportError("ffmpeg ebur128 failed on \(path): \(result)")
-        }
-        func value(_ label: String) throws -> Double {
-            let text = result.stderr[summary.upperBound...]
-            guard let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }),
-                let number = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
-            else { throw TestSupportError("no \(label) in ffmpeg's summary: \(text)") }
-            return number
-        }
-        return (try value("I:"), try value("Peak:"))
-    }
-
-    static func ffmpeg(_ arguments: [String]) throws {
-        let result = try RunningProcess(
-            executable: AudioFixtures.ffmpeg, arguments: ["-v", "error", "-nostdin", "-y"] + arguments,
-            environment: ProcessInfo.processInfo.environment
-        ).waitUntilExit(timeout: 120)
-        guard result.status == 0 else { throw TestSupportError("ffmpeg \(arguments) failed: \(result)") }
     }
 }

@@ -211,6 +211,49 @@ public final class AudioFixtures: Sendable {
         return result.stdoutData
     }
 
+    /// A FLAC file whose metadata is right and whose audio begins with a frame's sync code (so a
+    /// download's check takes it), then is random bytes, which no decoder plays: "fLaC", the
+    /// stream information of `.flac` as the last metadata block, the sync code, then noise in
+    /// which no other frame begins (no byte is 0xFF).
+    public func flacWithNoise() throws -> Data {
+        var bytes = [UInt8](try Data(contentsOf: try url(.flac)).prefix(42))
+        bytes[4] |= 0x80
+        var generator = SystemRandomNumberGenerator()
+        bytes += [0xFF, 0xF8] + (0..<200_000).map { _ in UInt8.random(in: 0...0xFE, using: &generator) }
+        return Data(bytes)
+    }
+
+    /// What `ffmpeg -af ebur128=peak=true` says of `path`: its summary's integrated loudness (I)
+    /// and true peak (Peak).
+    public static func ebur128(_ path: String) throws -> (integrated: Double, truePeak: Double) {
+        let result = try RunningProcess(
+            executable: AudioFixtures.ffmpeg,
+            arguments: ["-nostats", "-nostdin", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"],
+            environment: ProcessInfo.processInfo.environment
+        ).waitUntilExit(timeout: 120)
+        guard result.status == 0, let summary = result.stderr.range(of: "Summary:") else {
+            throw TestSupportError("ffmpeg ebur128 failed on \(path): \(result)")
+        }
+        func value(_ label: String) throws -> Double {
+            let text = result.stderr[summary.upperBound...]
+            let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let line = lines.first(where: { $0.hasPrefix(label) }),
+                let number = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+            else { throw TestSupportError("no \(label) in ffmpeg's summary: \(text)") }
+            return number
+        }
+        return (try value("I:"), try value("Peak:"))
+    }
+
+    /// Runs `ffmpeg` quietly with `arguments`, overwriting its output: a test's own fixture.
+    public static func runFFmpeg(_ arguments: [String]) throws {
+        let result = try RunningProcess(
+            executable: ffmpeg, arguments: ["-v", "error", "-nostdin", "-y"] + arguments,
+            environment: ProcessInfo.processInfo.environment
+        ).waitUntilExit(timeout: 120)
+        guard result.status == 0 else { throw TestSupportError("ffmpeg \(arguments) failed: \(result)") }
+    }
+
     /// The source: a chirp in each channel, 44.1 kHz stereo or 22.05 kHz mono, as WAV.
     public func source(mono: Bool = false) throws -> URL {
         try make(mono ? "source-mono.wav" : "source.wav") { output in
@@ -239,11 +282,7 @@ public final class AudioFixtures: Sendable {
     }
 
     private func run(_ arguments: [String]) throws {
-        let result = try RunningProcess(
-            executable: Self.ffmpeg, arguments: ["-v", "error", "-nostdin", "-y"] + arguments,
-            environment: ProcessInfo.processInfo.environment
-        ).waitUntilExit(timeout: 120)
-        guard result.status == 0 else { throw TestSupportError("ffmpeg \(arguments) failed: \(result)") }
+        try Self.runFFmpeg(arguments)
     }
 
     /// Makes `name` once (tests run in parallel: the first to ask makes it, under the lock).

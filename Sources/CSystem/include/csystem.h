@@ -39,4 +39,8 @@ int csystem_memory_file(const char *name);
 /// Names the calling thread (pthread_setname_np; at most 15 bytes are kept), for ps and gdb.
 void csystem_name_thread(const char *name);
 
+/// Lowers the calling thread's CPU priority by `increment` (Linux keeps a nice value per thread:
+/// setpriority on its thread ID, which needs gettid). Returns 0, or -1 with errno set.
+int csystem_lower_thread_priority(int increment);
+
 #endif

@@ -35,8 +35,14 @@ public struct EpisodeReport: Encodable {
     public let feed: String?
     public let guid: String?
     public let publishedAt: Int?
-    /// Seconds, as the feed gives it.
+    /// Seconds: the exact length measured from the downloaded file, else as the feed gives it.
     public let duration: Double?
+    /// EBU R128 integrated loudness (LUFS) and true peak (dBTP) of the downloaded file, once
+    /// measured; null before, and for a file of silence only.
+    public let loudness: Double?
+    public let truePeak: Double?
+    /// Whether the file was measured (a file of silence only has a length and no loudness).
+    private let measured: Bool
     public let link: String?
     /// As the feed gives it (often HTML).
     public let description: String?
@@ -65,6 +71,8 @@ public struct EpisodeReport: Encodable {
         case downloadedAt = "downloaded_at"
         case verifiedAt = "verified_at"
         case lastError = "last_error"
+        case loudness
+        case truePeak = "true_peak"
     }
 
     public init(_ episode: Episode, in library: Library) throws {
@@ -93,6 +101,10 @@ public struct EpisodeReport: Encodable {
         guid = episode.guid
         publishedAt = episode.publishedAt
         duration = episode.durationMilliseconds.map { Double($0) / 1000 }
+        let measurement = try library.measurement(of: episode)
+        measured = measurement != nil
+        loudness = measurement?.loudnessLUFS
+        truePeak = measurement?.truePeakDBTP
         link = episode.link
         description = episode.description
         imageURL = episode.imageURL
@@ -120,6 +132,12 @@ public struct EpisodeReport: Encodable {
         if let feed { pairs.append(("Feed", feed + (inFeed ? "" : " (no longer listed)"))) }
         if let publishedAt { pairs.append(("Published", Formatting.time(publishedAt))) }
         if let duration { pairs.append(("Duration", Formatting.duration(seconds: Int(duration.rounded())))) }
+        if let loudness, let truePeak {
+            let peak = Formatting.oneDecimal(truePeak)
+            pairs.append(("Loudness", "\(Formatting.oneDecimal(loudness)) LUFS, true peak \(peak) dBTP"))
+        } else if measured {
+            pairs.append(("Loudness", "none (silence only)"))
+        }
         if let season, let episode {
             pairs.append(("Episode", "season \(season), episode \(episode)"))
         } else if let episode {

@@ -21,11 +21,13 @@ enum Download: Command {
             try library.episode(matching: reference)
         }
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
+        let measuring = Fetch.measuringWorker(library: library, output: context.output)
+        defer { measuring.finish() }
         try Reported.forEach(
             episodes, noun: "episode", undone: "not downloaded", output: context.output,
             name: { "#\($0.id) \($0.title)" }
         ) { episode in
-            try Fetch.download(episode, with: fetcher, library: library, output: context.output)
+            try Fetch.download(episode, with: fetcher, library: library, output: context.output, measuring: measuring)
         }
     }
 }

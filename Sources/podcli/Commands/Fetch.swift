@@ -54,15 +54,19 @@ enum Fetch: Command {
             (episode, madeHere) = (found, made)
         }
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
+        let measuring = measuringWorker(library: library, output: output)
         do {
             // With --json, stdout holds the JSON alone: the result line goes to stderr.
-            try download(episode, with: fetcher, library: library, output: output, resultsOnStderr: arguments[json],
-                announce: !madeHere)
+            try download(
+                episode, with: fetcher, library: library, output: output, measuring: measuring,
+                resultsOnStderr: arguments[json], announce: !madeHere)
         } catch {
             // "Nothing was kept" means nothing: not even a failed row of an episode it made.
             if madeHere { _ = try? library.forgetIfNothingKept(episode) }
             throw error
         }
+        // The JSON tells the length and loudness measured.
+        measuring.finish()
         try report(episode, library: library, arguments: arguments, output: output)
     }
 
@@ -70,7 +74,7 @@ enum Fetch: Command {
     /// `download` get an episode's audio and say so.
     static func download(
         _ episode: Episode, with fetcher: EpisodeFetcher, library: Library, output: Output,
-        resultsOnStderr: Bool = false, announce: Bool = true
+        measuring: MeasuringWorker, resultsOnStderr: Bool = false, announce: Bool = true
     ) throws {
         let result = { (line: String) in if resultsOnStderr { output.note(line) } else { output.print(line) } }
         if episode.state == .downloaded, !(try library.files(of: episode).isEmpty) {
@@ -80,6 +84,7 @@ enum Fetch: Command {
             guard announce else { return }
             output.note("\(episode.state == .new ? "Downloading" : "Resuming") #\(episode.id) \(episode.title)")
         }
+        measuring.measure(file, subject: "#\(episode.id) \(episode.title)")
         result("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size))): \(library.path(of: file))")
     }
 
@@ -100,14 +105,23 @@ enum Fetch: Command {
         output.print(outcome.description)
         if let count {
             let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
+            let measuring = measuringWorker(library: library, output: output)
             for episode in try library.newestNotDownloaded(of: feed, limit: count.limit) {
                 let file = try fetcher.fetch(episode, showingProgressOn: output)
+                measuring.measure(file, subject: "#\(episode.id) \(episode.title)")
                 output.print("Downloaded #\(episode.id) \(episode.title) (\(Formatting.bytes(file.size)))")
             }
+            measuring.finish()
         }
         if arguments[json], let current = try library.summary(of: feed) {
             output.json(try EpisodeReport.json(FeedReport(current)))
         }
+    }
+
+    /// Measures each download (`MeasuringWorker`) while the next one goes on; a file that cannot
+    /// be measured is one warning line, never a failed download.
+    static func measuringWorker(library: Library, output: Output) -> MeasuringWorker {
+        MeasuringWorker(libraryDirectory: library.directory) { output.note("warning: " + $0) }
     }
 
     /// `--download`: a number of newest episodes, or all.

@@ -52,7 +52,7 @@ enum Sync: Command {
         context.output.print("Synced " + summary)
         log.append(
             ["\(Formatting.time(Int(Date().timeIntervalSince1970))) sync: \(summary)"]
-                + report.failures.map { "  failed: \($0.line)" })
+                + report.failures.map { "  failed: \($0.line)" } + report.warnings.map { "  warning: \($0)" })
         NewEpisodesNotice.post(report.newestFirst, environment: context.environment, helpers: Helpers(context: context))
         guard let first = report.failures.first else { return }
         let code = exitCode(for: first.cause)
