@@ -9,7 +9,7 @@ CREATE TABLE measurements (
     sha256         TEXT    NOT NULL CHECK (length(sha256) = 64),
     frames         INTEGER CHECK (frames >= 0),
     sample_rate    INTEGER CHECK (sample_rate > 0),
-    -- NULL for silence only: no integrated loudness.
+    -- NULL for silence only (or under one 0.4 s block): no integrated loudness.
     loudness_lufs  REAL,
     true_peak_dbtp REAL,
     failure        TEXT,

@@ -4,7 +4,7 @@ public struct AudioMeasurement: Equatable, Sendable {
     /// PCM frames decoded, at `sampleRate`.
     public let frames: Int
     public let sampleRate: Int
-    /// nil when the file has no integrated loudness (silence only).
+    /// nil when the file has no integrated loudness (silence only, or shorter than 0.4 s).
     public let loudness: Loudness?
 
     public init(frames: Int, sampleRate: Int, loudness: Loudness?) {

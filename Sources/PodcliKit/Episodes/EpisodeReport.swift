@@ -38,7 +38,7 @@ public struct EpisodeReport: Encodable {
     /// Seconds: the exact length measured from the downloaded file, else as the feed gives it.
     public let duration: Double?
     /// EBU R128 integrated loudness (LUFS) and true peak (dBTP) of the downloaded file, once
-    /// measured; null before, and for a file of silence only.
+    /// measured; null before, and for a file of silence only (or shorter than one 0.4 s block).
     public let loudness: Double?
     public let truePeak: Double?
     /// Whether the file was measured (a file of silence only has a length and no loudness).
@@ -136,7 +136,7 @@ public struct EpisodeReport: Encodable {
             let peak = Formatting.oneDecimal(truePeak)
             pairs.append(("Loudness", "\(Formatting.oneDecimal(loudness)) LUFS, true peak \(peak) dBTP"))
         } else if measured {
-            pairs.append(("Loudness", "none (silence only)"))
+            pairs.append(("Loudness", "none (silent, or shorter than 0.4 s)"))
         }
         if let season, let episode {
             pairs.append(("Episode", "season \(season), episode \(episode)"))
