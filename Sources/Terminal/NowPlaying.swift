@@ -2,6 +2,8 @@
 public struct NowPlaying: Equatable, Sendable {
     public var podcast: String?
     public var title: String
+    /// Who makes it (the episode's author, else the podcast's).
+    public var author: String?
     /// Seconds played.
     public var elapsed: Double
     /// Seconds in the episode; nil for a live stream.
@@ -45,8 +47,9 @@ public struct NowPlaying: Equatable, Sendable {
 
     public init(
         podcast: String? = nil, title: String, elapsed: Double, duration: Double?, volume: Int, state: String,
-        rate: Double = 1, sleep: Sleep? = nil
+        rate: Double = 1, sleep: Sleep? = nil, author: String? = nil
     ) {
+        self.author = author
         self.podcast = podcast
         self.title = title
         self.elapsed = elapsed

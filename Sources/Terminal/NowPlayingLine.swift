@@ -2,14 +2,16 @@ import Strings
 
 /// Draws the player's status as one terminal line, in the spirit of a phone's lock screen:
 ///
-///     ▶ Podcast — Title  12:34 / 45:00 [=====>----] vol 80% sleep 14:59
+///     ▶ Podcast (Author) — Title  12:34 / 45:00 [=====>----] vol 80% sleep 14:59
 ///
 /// The rate, when it is not 1, follows the state (`▶ 1.5×`); the sleep timer, when there is one,
-/// comes last (`sleep 14:59`, `sleep at end`). What is kept when the line is narrow,
-/// first to last: state and times (the duration goes before
-/// the state is cut), then the title (cut with "…", at least 4 letters), the sleep timer, the volume, the progress
-/// bar (at least 5 cells), the podcast's name. Room left over widens the title, then the podcast's
-/// name, then the bar (up to 30 cells). A live stream (no duration) shows no duration and no bar.
+/// comes last (`sleep 14:59`, `sleep at end`). The author is left out when it is the podcast's
+/// name, and stands in for the name when there is none. What is kept when the line is narrow,
+/// first to last: state and times (the duration goes before the state is cut), then the title
+/// (cut with "…", at least 4 letters), the sleep timer, the volume, the progress bar (at least 5
+/// cells), the podcast's name, the author. Room left over widens the title, then the podcast's
+/// name, then the author, then the bar (up to 30 cells). A live stream (no duration) shows no
+/// duration and no bar.
 public enum NowPlayingLine {
     /// The line for `info`, never wider than `columns` (see `DisplayWidth`), with no newline and no
     /// escape codes: control characters in the texts become spaces. The caller redraws it in place
@@ -17,7 +19,9 @@ public enum NowPlayingLine {
     public static func render(_ info: NowPlaying, columns: Int) -> String {
         guard columns > 0 else { return "" }
         let title = printable(info.title)
-        let podcast = printable(info.podcast ?? "")
+        var podcast = printable(info.podcast ?? "")
+        var author = printable(info.author ?? "")
+        if podcast.isEmpty || author == podcast { (podcast, author) = (author, "") }
         let volume = "vol \(min(max(info.volume, 0), 100))%"
         // Progress needs a length: none for a live stream.
         let length = info.duration.flatMap { $0 > 0 ? $0 : nil }
@@ -52,16 +56,27 @@ public enum NowPlayingLine {
             podcastColumns = min(podcastWidth, minimumPodcast)
             room -= dash.count + podcastColumns
         }
+        let authorWidth = DisplayWidth.of(author)
+        var authorColumns = 0
+        if podcastColumns > 0, authorWidth > 0, room >= 3 + min(authorWidth, minimumPodcast) {
+            authorColumns = min(authorWidth, minimumPodcast)
+            room -= 3 + authorColumns
+        }
 
         // Share what is left.
         if titleColumns > 0 { grow(&titleColumns, to: titleWidth, from: &room) }
         if podcastColumns > 0 { grow(&podcastColumns, to: podcastWidth, from: &room) }
+        if authorColumns > 0 { grow(&authorColumns, to: authorWidth, from: &room) }
         if barCells > 0 { grow(&barCells, to: maximumBar, from: &room) }
 
         var line = head.state
         if titleColumns > 0 {
             line += " "
-            if podcastColumns > 0 { line += DisplayWidth.fit(podcast, columns: podcastColumns) + dash }
+            if podcastColumns > 0 {
+                line += DisplayWidth.fit(podcast, columns: podcastColumns)
+                if authorColumns > 0 { line += " (" + DisplayWidth.fit(author, columns: authorColumns) + ")" }
+                line += dash
+            }
             line += DisplayWidth.fit(title, columns: titleColumns) + " "
         }
         if !head.times.isEmpty { line += " " + head.times }

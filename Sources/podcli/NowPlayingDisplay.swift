@@ -23,8 +23,10 @@ final class NowPlayingDisplay: PlayDisplay {
         self.output = output
     }
 
-    /// - Parameter podcast: the title of the episode's feed, if it has one.
-    func show(_ status: PlayerStatus, of episode: Episode, podcast: String?) {
+    /// - Parameters:
+    ///   - podcast: the title of the episode's feed, if it has one.
+    ///   - author: the episode's author, else the feed's.
+    func show(_ status: PlayerStatus, of episode: Episode, podcast: String?, author: String?) {
         if case .skippedCorruptAudio(let frame, let reason) = status.event {
             warn("warning: #\(episode.id): skipped audio that cannot be decoded at \(clock(frame, status)): \(reason)")
         }
@@ -35,7 +37,7 @@ final class NowPlayingDisplay: PlayDisplay {
             let info = NowPlaying(
                 podcast: podcast, title: episode.title, elapsed: status.seconds, duration: duration,
                 volume: status.volume, state: status.state.description, rate: status.speed,
-                sleep: status.sleep.map(NowPlaying.Sleep.init))
+                sleep: status.sleep.map(NowPlaying.Sleep.init), author: author)
             let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80
             written(output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K"))
             lineShown = true

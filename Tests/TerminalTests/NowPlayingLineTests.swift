@@ -64,6 +64,29 @@ import Testing
         #expect(Self.render(sleepy, columns: 45) == "▶ Episode 42: Ru…  12:34 / 45:00 sleep at end")
     }
 
+    /// The author follows the podcast's name, and is the first thing dropped when the line is
+    /// narrow; it stands in for a missing podcast name, and is not repeated when it is that name.
+    @Test func showsTheAuthorAfterThePodcastAndDropsItFirst() {
+        var info = Self.episode
+        info.author = "Jane Doe"
+        info.rate = 2
+        #expect(
+            Self.render(info, columns: 200)
+                == "▶ 2× The Daily Byte (Jane Doe) — Episode 42: Rust, Swift and the Borrow Checker  12:34 / 45:00 "
+                + "[========>---------------------] vol 80%")
+        #expect(
+            Self.render(info, columns: 90)
+                == "▶ 2× The Dai… (Jane Doe) — Episode 42: Rust, Swift and the…  12:34 / 45:00 [=>---] vol 80%")
+        #expect(Self.render(info, columns: 70) == "▶ 2× The Dai… (Jane Doe) — Episode 42:…  12:34 / 45:00 [=>---] vol 80%")
+        // Narrower, the author goes first; the podcast's name, then the bar, then the volume after it.
+        #expect(Self.render(info, columns: 69) == "▶ 2× The Dai… — Episode 42: Rust, Swi…  12:34 / 45:00 [=>---] vol 80%")
+        #expect(Self.render(info, columns: 23) == "▶ 2× 12:34 / 45:00")
+        info.podcast = nil
+        #expect(Self.render(info, columns: 60) == "▶ 2× Jane Doe — Episode 42:…  12:34 / 45:00 [=>---] vol 80%")
+        info.podcast = "Jane Doe"
+        #expect(Self.render(info, columns: 60) == "▶ 2× Jane Doe — Episode 42:…  12:34 / 45:00 [=>---] vol 80%")
+    }
+
     @Test func keepsStateAndTimesWhenNarrow() {
         #expect(Self.render(columns: 20) == "▶ 12:34 / 45:00")
         #expect(Self.render(columns: 10) == "▶ 12:34")

@@ -4,8 +4,9 @@ import Playback
 /// Where a play session shows what is playing: the executable's now-playing line on a terminal,
 /// or one plain line per event; every call comes from the player's thread.
 public protocol PlayDisplay: AnyObject {
-    /// The player's status, on every event and periodically. `podcast` is the feed's title.
-    func show(_ status: PlayerStatus, of episode: Episode, podcast: String?)
+    /// The player's status, on every event and periodically. `podcast` is the feed's title;
+    /// `author` the episode's author, else the feed's.
+    func show(_ status: PlayerStatus, of episode: Episode, podcast: String?, author: String?)
     /// A line to read in passing ("Played #3 ...", "Streaming #4 ...").
     func note(_ text: String)
     /// A line about something that went wrong but did not stop playing.

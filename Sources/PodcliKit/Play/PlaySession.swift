@@ -284,7 +284,7 @@ public final class PlaySession {
                         sleep: status.sleep.map(NowPlaying.Sleep.init), artwork: artworkPath))
                 showOnMediaControls(
                     status, of: episode, podcast: podcast, author: author, duration: duration, artwork: artworkPath)
-                display.show(status, of: episode, podcast: podcast)
+                display.show(status, of: episode, podcast: podcast, author: author)
                 if display.readerGone { commands.post(.quit) }
                 let now = DispatchTime.now()
                 if status.event != nil
