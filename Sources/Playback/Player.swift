@@ -55,7 +55,8 @@ public final class Player {
     /// commands again: a device that stalls (a sound server starting a stream) cannot hold a
     /// command back for longer.
     static let writeWait = 0.025
-    /// Seconds between periodic reports while playing (redraws, position saves).
+    /// Seconds of media between periodic reports while playing (redraws, position saves): at 3×
+    /// a report comes every 1/12 s, so a save counted in media time is never late.
     static let reportInterval = 0.25
     /// Consecutive undecodable reads after which the file is given up.
     static let maxConsecutiveDecodeFailures = 8
@@ -135,7 +136,7 @@ public final class Player {
             }
             try feedOutput(from: buffer, send)
             if DispatchTime.now().uptimeNanoseconds - lastReport.uptimeNanoseconds
-                >= UInt64(Self.reportInterval * 1e9)
+                >= UInt64(Self.reportInterval / max(1, engine.speed) * 1e9)
             {
                 send(nil)
             }

@@ -1,5 +1,4 @@
 import AudioSession
-import Dispatch
 import Downloads
 import EpisodeStore
 import Playback
@@ -23,8 +22,9 @@ public final class PlaySession {
     public let display: any PlayDisplay
     public let terminal: TerminalMode?
 
-    /// How often the position is written while playing: a `kill -9` loses at most this much,
-    /// plus the player's report interval (0.25 s) it is checked at: under a second in all. A save
+    /// How often the position is written while playing, in seconds of media (at 3× that is every
+    /// 1/6 s of wall time): a `kill -9` loses at most this much, plus the player's report interval
+    /// (0.25 s of media) it is checked at: under a second of the episode in all, at any speed. A save
     /// is one small UPDATE, not synced (WAL, synchronous = NORMAL): a killed process loses nothing
     /// the kernel has.
     public static let saveInterval = 0.5
@@ -266,7 +266,8 @@ public final class PlaySession {
         let feed = try episode.feedID.flatMap { try library.feed(id: $0) }
         let podcast = feed?.title
         let author = episode.author ?? feed?.author
-        var lastSave = DispatchTime.now()
+        // The position last saved (media frames): saves are counted in media time.
+        var lastSaved: Int?
         // Why the last save failed, until one succeeds: the position the player stops at must
         // be saved, or the user told.
         var saveFailure: StoreError?
@@ -286,11 +287,10 @@ public final class PlaySession {
                     status, of: episode, podcast: podcast, author: author, duration: duration, artwork: artworkPath)
                 display.show(status, of: episode, podcast: podcast, author: author)
                 if display.readerGone { commands.post(.quit) }
-                let now = DispatchTime.now()
-                if status.event != nil
-                    || now.uptimeNanoseconds - lastSave.uptimeNanoseconds >= UInt64(Self.saveInterval * 1e9)
-                {
-                    lastSave = now
+                if status.event != nil || lastSaved.map({
+                    Double(abs(status.position - $0)) >= Self.saveInterval * Double(status.sampleRate)
+                }) ?? true {
+                    lastSaved = status.position
                     do throws(StoreError) {
                         try save(status.position, of: episode, sampleRate: status.sampleRate)
                         saveFailure = nil
