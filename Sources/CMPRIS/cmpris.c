@@ -27,9 +27,9 @@ struct cmpris {
     int want_name, have_name;
     char *status, *track_id, *title, *album, *artist, *url, *art_url;
     int64_t length, position, seeked_to;
-    double volume;
+    double volume, rate;
     int can_go_next, can_go_previous;
-    int status_changed, metadata_changed, volume_changed, controls_changed, seeked;
+    int status_changed, metadata_changed, volume_changed, rate_changed, controls_changed, seeked;
 };
 
 // --- properties -------------------------------------------------------------------------------
@@ -54,10 +54,11 @@ static int get_false(sd_bus *bus, const char *path, const char *interface, const
     return sd_bus_message_append(reply, "b", 0);
 }
 
-static int get_one(sd_bus *bus, const char *path, const char *interface, const char *property, sd_bus_message *reply,
-                   void *userdata, sd_bus_error *error) {
-    (void)bus, (void)path, (void)interface, (void)property, (void)userdata, (void)error;
-    return sd_bus_message_append(reply, "d", 1.0);
+// The speeds podcli plays at (Playback's PlaybackSpeed.range).
+static int get_rate_limit(sd_bus *bus, const char *path, const char *interface, const char *property,
+                          sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+    (void)bus, (void)path, (void)interface, (void)userdata, (void)error;
+    return sd_bus_message_append(reply, "d", strcmp(property, "MinimumRate") == 0 ? 0.5 : 3.0);
 }
 
 static int get_schemes(sd_bus *bus, const char *path, const char *interface, const char *property,
@@ -77,6 +78,8 @@ static int get_player(sd_bus *bus, const char *path, const char *interface, cons
         r = sd_bus_message_append(reply, "s", m->status ? m->status : "Stopped");
     } else if (strcmp(property, "Volume") == 0) {
         r = sd_bus_message_append(reply, "d", m->volume);
+    } else if (strcmp(property, "Rate") == 0) {
+        r = sd_bus_message_append(reply, "d", m->rate);
     } else if (strcmp(property, "Position") == 0) {
         r = sd_bus_message_append(reply, "x", m->position);
     } else if (strcmp(property, "CanGoNext") == 0) {
@@ -108,6 +111,23 @@ static int set_volume(sd_bus *bus, const char *path, const char *interface, cons
     if (volume < 0) volume = 0;
     if (volume > 1) volume = 1;
     m->handler(m->context, "Volume", (int64_t)(volume * 100 + 0.5));
+    return 1;
+}
+
+// The spec: a rate of 0 (or less) is a Pause; the player keeps any other within its range.
+static int set_rate(sd_bus *bus, const char *path, const char *interface, const char *property, sd_bus_message *value,
+                    void *userdata, sd_bus_error *error) {
+    (void)bus, (void)path, (void)interface, (void)property, (void)error;
+    struct cmpris *m = userdata;
+    double rate = 0;
+    int r = sd_bus_message_read(value, "d", &rate);
+    if (r < 0) return r;
+    if (!(rate > 0)) {
+        m->handler(m->context, "Pause", 0);
+    } else {
+        if (rate > 100) rate = 100;
+        m->handler(m->context, "Rate", (int64_t)(rate * 100 + 0.5));
+    }
     return 1;
 }
 
@@ -162,9 +182,9 @@ static const sd_bus_vtable player_vtable[] = {
     SD_BUS_METHOD("OpenUri", "s", "", command, 0),
     SD_BUS_SIGNAL("Seeked", "x", 0),
     SD_BUS_PROPERTY("PlaybackStatus", "s", get_player, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_PROPERTY("Rate", "d", get_one, 0, SD_BUS_VTABLE_PROPERTY_CONST),
-    SD_BUS_PROPERTY("MinimumRate", "d", get_one, 0, SD_BUS_VTABLE_PROPERTY_CONST),
-    SD_BUS_PROPERTY("MaximumRate", "d", get_one, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_WRITABLE_PROPERTY("Rate", "d", get_player, set_rate, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_PROPERTY("MinimumRate", "d", get_rate_limit, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("MaximumRate", "d", get_rate_limit, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("Metadata", "a{sv}", get_player, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_WRITABLE_PROPERTY("Volume", "d", get_player, set_volume, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_PROPERTY("Position", "x", get_player, 0, 0),
@@ -200,6 +220,7 @@ cmpris *cmpris_new(const char *address, cmpris_command_handler handler, void *co
     m->context = context;
     m->length = -1;
     m->volume = 1;
+    m->rate = 1;
     m->want_name = m->have_name = 1;
     pthread_mutex_init(&m->lock, NULL);
     pthread_condattr_t monotonic;
@@ -254,15 +275,16 @@ static void update_presence(struct cmpris *m) {
 
 static void announce(struct cmpris *m) {
     pthread_mutex_lock(&m->lock);
-    const char *changed[5];
+    const char *changed[6];
     int count = 0;
     if (m->status_changed) changed[count++] = "PlaybackStatus";
     if (m->metadata_changed) changed[count++] = "Metadata";
     if (m->volume_changed) changed[count++] = "Volume";
+    if (m->rate_changed) changed[count++] = "Rate";
     int controls = m->controls_changed;
     int seeked = m->seeked;
     int64_t seeked_to = m->seeked_to;
-    m->status_changed = m->metadata_changed = m->volume_changed = m->controls_changed = m->seeked = 0;
+    m->status_changed = m->metadata_changed = m->volume_changed = m->rate_changed = m->controls_changed = m->seeked = 0;
     pthread_mutex_unlock(&m->lock);
     // The getters take the lock again: it is not held while sd-bus builds the signal.
     for (int i = 0; i < count; i++) sd_bus_emit_properties_changed(m->bus, PATH, PLAYER, changed[i], NULL);
@@ -331,12 +353,16 @@ void cmpris_set_state(cmpris *m, const cmpris_state *state) {
         m->volume = state->volume;
         m->volume_changed = 1;
     }
+    if (m->rate != state->rate) {
+        m->rate = state->rate;
+        m->rate_changed = 1;
+    }
     if (m->can_go_next != state->can_go_next || m->can_go_previous != state->can_go_previous) {
         m->can_go_next = state->can_go_next;
         m->can_go_previous = state->can_go_previous;
         m->controls_changed = 1;
     }
-    int any = m->status_changed || m->metadata_changed || m->volume_changed || m->controls_changed;
+    int any = m->status_changed || m->metadata_changed || m->volume_changed || m->rate_changed || m->controls_changed;
     pthread_mutex_unlock(&m->lock);
     if (any) wake(m);
 }

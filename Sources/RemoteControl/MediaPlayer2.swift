@@ -12,6 +12,9 @@ public enum MediaControl: Equatable, Sendable {
     case setPosition(Int64)
     /// Percent.
     case volume(Int)
+    /// The speed asked for (1: as published), as the client wrote it: the player keeps it within
+    /// its range.
+    case rate(Double)
 }
 
 /// What the media controls show.
@@ -34,13 +37,16 @@ public struct MediaState: Equatable, Sendable {
     public var length: Int64?
     /// Percent.
     public var volume: Int
+    /// The speed (1: as published).
+    public var rate: Double
     public var canGoNext: Bool
     public var canGoPrevious: Bool
 
     public init(
         status: Status, trackNumber: Int, title: String, album: String?, artist: String? = nil, url: String?,
-        artURL: String? = nil, length: Int64?, volume: Int, canGoNext: Bool, canGoPrevious: Bool
+        artURL: String? = nil, length: Int64?, volume: Int, rate: Double = 1, canGoNext: Bool, canGoPrevious: Bool
     ) {
+        self.rate = rate
         self.status = status
         self.trackNumber = trackNumber
         self.title = title
@@ -130,7 +136,7 @@ public final class MediaPlayer2: @unchecked Sendable {
                                     var c = cmpris_state(
                                         status: status, track_id: trackID, title: title, album: album, artist: artist,
                                         url: url, art_url: artURL, length: state.length ?? -1,
-                                        volume: Double(state.volume) / 100, can_go_next: state.canGoNext ? 1 : 0,
+                                        volume: Double(state.volume) / 100, rate: state.rate, can_go_next: state.canGoNext ? 1 : 0,
                                         can_go_previous: state.canGoPrevious ? 1 : 0)
                                     cmpris_set_state(server, &c)
                                 }
@@ -160,6 +166,7 @@ public final class MediaPlayer2: @unchecked Sendable {
         case "Seek": return .seek(by: argument)
         case "SetPosition": return .setPosition(argument)
         case "Volume": return .volume(Int(argument))
+        case "Rate": return .rate(Double(argument) / 100)
         default: return nil
         }
     }

@@ -93,11 +93,39 @@ struct PlaySpeedTests {
         #expect(status["rate"] as? Double == 2)
         let mpris = Double(try player.playerctl(["position"]).result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         #expect(abs(mpris - 2 * monitor.secondsOfSound()) < 0.5, "MPRIS Position \(mpris) s")
+        #expect(try Self.property("Rate", player) == "2")
+        #expect(try Self.property("MinimumRate", player) == "0.5")
+        #expect(try Self.property("MaximumRate", player) == "3")
         let result = try process.waitUntilExit(timeout: 30)
         let wall = monitor.secondsOfSound()
         #expect(result.status == 0, "\(result)")
         #expect(abs(wall - 10) < 0.5, "\(wall) s of wall time")
         #expect(try player.t.show(id)["played"] as? Bool == true)
+    }
+
+    /// MPRIS `Rate` is writable (`busctl`'s way, the `Set` of the properties interface): the speed
+    /// follows, within its range; a rate of 0 pauses, as the spec says. A seek by MPRIS is in
+    /// media time, and so is the Position after it.
+    @Test(.requires(paced && bus, "needs pulseaudio, dbus, playerctl, busctl, sqlite3"))
+    func mprisRateSetsTheSpeed() throws {
+        let player = try PlaySessionTests.PacedPlayer()
+        let id = try Self.fetch(try Self.tone(seconds: 60), named: "tone.flac", into: player.t)
+        let process = try player.play([id])
+        #expect(waitUntil(timeout: 10) { (try? player.playerctl(["status"]).result.stdout) == "Playing\n" })
+        try Self.setRate(1.5, player)
+        #expect(waitUntil(timeout: 5) { (try? player.status()["rate"] as? Double) == 1.5 })
+        #expect(try Self.property("Rate", player) == "1.5")
+        try Self.setRate(7, player)
+        #expect(waitUntil(timeout: 5) { (try? player.status()["rate"] as? Double) == 3 })
+        _ = try player.playerctl(["position", "40"])
+        #expect(waitUntil(timeout: 5) { (try? player.status()["position"] as? Double).map { $0 >= 40 && $0 < 43 } ?? false })
+        let mpris = Double(try player.playerctl(["position"]).result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        #expect(mpris >= 40 && mpris < 44, "MPRIS Position \(mpris) s")
+        try Self.setRate(0, player)
+        #expect(waitUntil(timeout: 5) { (try? player.status()["state"] as? String) == "paused" })
+        #expect(try player.t.run(["stop"]).status == 0)
+        #expect(try process.waitUntilExit().status == 0)
+        _ = id
     }
 
     /// At 2× and 3×, the position is saved at least every second of media (`kill -9` loses no
@@ -136,5 +164,26 @@ struct PlaySpeedTests {
             environment: [:]
         ).waitUntilExit()
         return Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).map { $0 / 1000 }
+    }
+
+    /// A property of the player's MPRIS interface, as `busctl` prints its value ("d 1.5" → "1.5").
+    static func property(_ name: String, _ player: PlaySessionTests.PacedPlayer) throws -> String {
+        let result = try busctl(["get-property"] + target + [name], player)
+        return String(result.split(separator: " ").last ?? "")
+    }
+
+    static func setRate(_ rate: Double, _ player: PlaySessionTests.PacedPlayer) throws {
+        _ = try busctl(["set-property"] + target + ["Rate", "d", "\(rate)"], player)
+    }
+
+    static let target = ["org.mpris.MediaPlayer2.podcli", "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player"]
+
+    static func busctl(_ arguments: [String], _ player: PlaySessionTests.PacedPlayer) throws -> String {
+        let result = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/busctl"),
+            arguments: ["--address=\(player.bus.address)"] + arguments, environment: player.environment
+        ).waitUntilExit(timeout: 30)
+        guard result.status == 0 else { throw TestSupportError("busctl failed: \(result)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -8,7 +8,7 @@ typedef struct cmpris cmpris;
 
 /// A method call (or a Volume write) from the bus: "Play", "Pause", "PlayPause", "Stop",
 /// "Next", "Previous", "Seek" (argument: offset, µs), "SetPosition" (µs), "Volume" (percent),
-/// "Quit". Called on the bus thread.
+/// "Rate" (hundredths: 150 is 1.5×; a Rate of 0 or less comes as "Pause"), "Quit". Called on the bus thread.
 typedef void (*cmpris_command_handler)(void *context, const char *command, int64_t argument);
 
 /// What the player shows. Strings may be NULL (not shown); they are copied.
@@ -22,6 +22,7 @@ typedef struct {
     const char *art_url;
     int64_t length;       // µs; -1 when unknown
     double volume;        // 0 to 1
+    double rate;          // the speed: 1 as published
     int can_go_next;
     int can_go_previous;
 } cmpris_state;

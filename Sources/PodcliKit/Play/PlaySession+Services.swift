@@ -77,6 +77,7 @@ extension PlaySession {
             case .seek(let microseconds): commands.post(.seek(by: Double(microseconds) / 1e6))
             case .setPosition(let microseconds): commands.post(.setPosition(Double(microseconds) / 1e6))
             case .volume(let percent): commands.post(.setVolume(percent))
+            case .rate(let rate): commands.post(.setSpeed(rate))
             }
         }
         player?.start()
@@ -93,7 +94,7 @@ extension PlaySession {
                 status: status.state == .playing ? .playing : .paused, trackNumber: episode.id, title: episode.title,
                 album: podcast, artist: author, url: episode.sourceURL, artURL: artwork.map(EpisodeArtwork.fileURL),
                 length: duration.flatMap(Self.microseconds),
-                volume: status.volume, canGoNext: place.index + 1 < place.count, canGoPrevious: true))
+                volume: status.volume, rate: status.speed, canGoNext: place.index + 1 < place.count, canGoPrevious: true))
         let microseconds = Self.microseconds(status.seconds) ?? 0
         if case .seeked? = status.event {
             mediaPlayer.seeked(to: microseconds)
