@@ -206,11 +206,14 @@ struct PlaySleepTimerTests {
         defer { process.kill(signal: SIGKILL) }
         #expect(waitUntil(timeout: 10) { player.heardSeconds > 3.5 })
         #expect(try player.t.run(["sleep", "+5m"]).status == 0)
+        // The player takes the request between two writes, after the socket has said ok.
+        #expect(waitUntil(timeout: 5) { ((try? player.status())?["sleep"] as? Double ?? 0) > 300 })
         let extended = try #require(try player.status()["sleep"] as? Double)
         #expect(extended > 300 && extended < 310, "\(extended)")
         #expect(try player.t.run(["status"]).stdout.contains("\nSleep timer: stops in 5:0"))
         #expect(waitUntil(timeout: 10) { player.heardSeconds > 7 })
         #expect(try player.t.run(["sleep", "off"]).status == 0)
+        #expect(waitUntil(timeout: 5) { (try? player.status()).map { $0["sleep"] == nil } ?? false })
         let status = try player.status()
         #expect(status["sleep"] == nil && status["state"] as? String == "playing", "\(status)")
         #expect(!(try player.t.run(["status"]).stdout.contains("Sleep timer")))
@@ -239,7 +242,8 @@ struct PlaySleepTimerTests {
         defer { process.kill(signal: SIGKILL) }
         #expect(waitUntil(timeout: 10) { player.heardSeconds > 0.3 })
         #expect(try player.t.run(["sleep", "end"]).status == 0)
-        #expect(try player.status()["sleep"] as? String == "end")
+        // The player takes the request between two writes, after the socket has said ok.
+        #expect(waitUntil(timeout: 5) { (try? player.status())?["sleep"] as? String == "end" })
         #expect(try player.t.run(["status"]).stdout.contains("\nSleep timer: stops at the end of the episode\n"))
         let result = try process.waitUntilExit(timeout: 30)
         #expect(result.status == 0, "\(result)")
