@@ -217,3 +217,87 @@ struct SilenceSkipperTests {
         #expect(Self.sounds(output) == Self.sounds(input))
     }
 }
+
+/// Skip silence through the player, on an ALSA `file` capture, with a FLAC file Debian's
+/// `ffmpeg` made: 1 s of speech-like sound every 5 s, 4 s pauses of hum between.
+@Suite(.enabled(if: AudioFixtures.unavailableReason == nil, "ffmpeg is not installed"))
+struct SilenceSkipperPlayerTests {
+    static let seconds = 16
+    static var frameCount: Int { seconds * SilenceSkipperTests.rate }
+
+    /// The file, and `ffmpeg`'s own decoding of it.
+    static func pausedSpeech(in directory: TemporaryDirectory) throws -> (file: URL, samples: [Int16]) {
+        let file = directory.appending("paused-speech.flac")
+        let sound = "0.3*sin(2*PI*300*t)*(0.6+0.4*sin(2*PI*4*t))"
+        let hum = "0.003*sin(2*PI*93*t)"
+        // Commas inside a filter's option are escaped from the filter graph.
+        let channel = "if(lt(mod(t,5),1),\(sound),\(hum))".replacingOccurrences(of: ",", with: "\\,")
+        let result = try RunningProcess(
+            executable: AudioFixtures.ffmpeg,
+            arguments: [
+                "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                "aevalsrc=\(channel)|0.8*\(channel):s=\(SilenceSkipperTests.rate):d=\(seconds)",
+                "-c:a", "flac", "-sample_fmt", "s16", file.path,
+            ], environment: ProcessInfo.processInfo.environment
+        ).waitUntilExit(timeout: 60)
+        guard result.succeeded else { throw TestSupportError("ffmpeg could not make \(file.path): \(result)") }
+        return (file, PCMComparison.samples(try AudioFixtures.reference(file)))
+    }
+
+    /// Plays `file` with skip silence at `level` on a capture device; what was heard, and the player.
+    static func play(_ file: URL, _ level: SilenceSkipping, limit: Int? = nil) throws
+        -> (reason: StopReason, heard: [Int16], player: Player, skipper: SilenceSkipper)
+    {
+        let capture = try PlayerTests.Capture()
+        let decoder = try AudioDecoders.open(path: file.path)
+        let output = try ALSAOutput(device: capture.device, format: decoder.format)
+        let skipper = try #require(SilenceSkipper(level))
+        let player = Player(
+            decoder: decoder, device: AudioDevice(name: capture.device) { _, _ in output }, commands: CommandQueue(),
+            engine: PlaybackEngine(), limit: limit, filters: [skipper])
+        let reason = try player.play { _ in }
+        return (reason, PCMComparison.samples(try capture.recorded()), player, skipper)
+    }
+
+    /// Each 4 s pause comes out as its two pads (450 ms), every burst whole and bit for bit, no
+    /// click at the cuts; the position at the end is the file's length in media time, and the
+    /// frames skipped are what the device did not get.
+    @Test func aFileWithLongPausesLosesMostOfThemAndNoneOfItsSound() throws {
+        let directory = try TemporaryDirectory()
+        let (file, input) = try Self.pausedSpeech(in: directory)
+        #expect(input.count == Self.frameCount * 2)
+        let played = try Self.play(file, .medium)
+        #expect(played.reason == .endOfEpisode)
+
+        let pad = SilenceSkipperTests.frames(0.225)
+        let pauses = SilenceSkipperTests.quietStretches(input)
+        #expect(pauses.map { abs($0.count - SilenceSkipperTests.frames(4)) < 441 } == [true, true, true])
+        #expect(SilenceSkipperTests.quietStretches(played.heard).map(\.count) == [2 * pad, 2 * pad, 2 * pad])
+        let bursts = SilenceSkipperTests.sounds(input)
+        #expect(bursts.count == 4)
+        #expect(SilenceSkipperTests.sounds(played.heard) == bursts)
+        #expect(SilenceSkipperTests.largestQuietStep(played.heard) <= SilenceSkipperTests.largestQuietStep(input) + 1)
+
+        #expect(played.player.position == Self.frameCount)
+        #expect(played.player.clock.mediaFramesPlayed == Self.frameCount)
+        #expect(played.player.clock.deviceFramesPlayed == played.heard.count / 2)
+        #expect(played.skipper.skippedFrames == Self.frameCount - played.heard.count / 2)
+        #expect(played.skipper.skippedFrames == pauses.reduce(0) { $0 + $1.count - 2 * pad })
+    }
+
+    /// `--for 7`: 7 s of media played, the pause it ends in shortened, whatever the skipper still
+    /// held when the limit came counted once.
+    @Test func playingForADurationCountsMediaTime() throws {
+        let directory = try TemporaryDirectory()
+        let (file, input) = try Self.pausedSpeech(in: directory)
+        let limit = 7 * SilenceSkipperTests.rate
+        let played = try Self.play(file, .medium, limit: limit)
+        #expect(played.reason == .limitReached)
+        #expect(played.player.position == limit)
+        #expect(played.player.clock.mediaFramesPlayed == limit)
+        #expect(played.skipper.skippedFrames == limit - played.heard.count / 2)
+        let pad = SilenceSkipperTests.frames(0.225)
+        #expect(SilenceSkipperTests.quietStretches(played.heard).map(\.count) == [2 * pad, 2 * pad])
+        #expect(SilenceSkipperTests.sounds(played.heard) == SilenceSkipperTests.sounds(Array(input[..<(limit * 2)])))
+    }
+}
