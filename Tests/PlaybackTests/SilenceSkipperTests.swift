@@ -218,29 +218,16 @@ struct SilenceSkipperTests {
     }
 }
 
-/// Skip silence through the player, on an ALSA `file` capture, with a FLAC file Debian's
-/// `ffmpeg` made: 1 s of speech-like sound every 5 s, 4 s pauses of hum between.
+/// Skip silence through the player, on an ALSA `file` capture, with `PausedSpeech`: 1 s of
+/// speech-like sound every 5 s, 4 s pauses of hum between.
 @Suite(.enabled(if: AudioFixtures.unavailableReason == nil, "ffmpeg is not installed"))
 struct SilenceSkipperPlayerTests {
-    static let seconds = 16
-    static var frameCount: Int { seconds * SilenceSkipperTests.rate }
+    static var frameCount: Int { PausedSpeech.seconds * PausedSpeech.sampleRate }
 
     /// The file, and `ffmpeg`'s own decoding of it.
     static func pausedSpeech(in directory: TemporaryDirectory) throws -> (file: URL, samples: [Int16]) {
         let file = directory.appending("paused-speech.flac")
-        let sound = "0.3*sin(2*PI*300*t)*(0.6+0.4*sin(2*PI*4*t))"
-        let hum = "0.003*sin(2*PI*93*t)"
-        // Commas inside a filter's option are escaped from the filter graph.
-        let channel = "if(lt(mod(t,5),1),\(sound),\(hum))".replacingOccurrences(of: ",", with: "\\,")
-        let result = try RunningProcess(
-            executable: AudioFixtures.ffmpeg,
-            arguments: [
-                "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-                "aevalsrc=\(channel)|0.8*\(channel):s=\(SilenceSkipperTests.rate):d=\(seconds)",
-                "-c:a", "flac", "-sample_fmt", "s16", file.path,
-            ], environment: ProcessInfo.processInfo.environment
-        ).waitUntilExit(timeout: 60)
-        guard result.succeeded else { throw TestSupportError("ffmpeg could not make \(file.path): \(result)") }
+        try PausedSpeech.make(at: file)
         return (file, PCMComparison.samples(try AudioFixtures.reference(file)))
     }
 
