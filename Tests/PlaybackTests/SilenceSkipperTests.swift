@@ -21,21 +21,24 @@ struct SilenceSkipperTests {
     /// Interleaved stereo at 44.1 kHz; the phase runs on across pieces, as in a recording.
     static func signal(_ pieces: [Piece]) -> [Int16] {
         var samples: [Int16] = []
-        samples.reserveCapacity(pieces.reduce(0) { total, piece in
-            switch piece {
-            case .sound(let seconds), .pause(let seconds): total + frames(seconds) * channels
-            }
-        })
+        samples.reserveCapacity(
+            pieces.reduce(0) { total, piece in
+                switch piece {
+                case .sound(let seconds), .pause(let seconds): total + frames(seconds) * channels
+                }
+            })
         var frame = 0
         for piece in pieces {
-            let (seconds, isSound) = switch piece {
-            case .sound(let seconds): (seconds, true)
-            case .pause(let seconds): (seconds, false)
-            }
+            let (seconds, isSound) =
+                switch piece {
+                case .sound(let seconds): (seconds, true)
+                case .pause(let seconds): (seconds, false)
+                }
             for _ in 0..<Int(seconds * Double(rate)) {
                 let t = Double(frame) / Double(rate)
                 let value =
-                    isSound ? 9_830 * sin(2 * .pi * 300 * t) * (0.6 + 0.4 * sin(2 * .pi * 4 * t))
+                    isSound
+                    ? 9_830 * sin(2 * .pi * 300 * t) * (0.6 + 0.4 * sin(2 * .pi * 4 * t))
                     : 98 * sin(2 * .pi * 93 * t)
                 samples.append(Int16(value.rounded()))
                 samples.append(Int16((value * 0.8).rounded()))
@@ -168,7 +171,9 @@ struct SilenceSkipperTests {
     /// little for the ramp itself); a cut without a ramp joins two points of the hum.
     @Test(arguments: [SilenceSkipping.mild, .medium, .aggressive])
     func theCutsDoNotClick(_ level: SilenceSkipping) throws {
-        let input = Self.signal([.sound(0.5), .pause(4), .sound(0.5), .pause(1.3), .sound(0.5), .pause(2.71), .sound(0.2)])
+        let input = Self.signal([
+            .sound(0.5), .pause(4), .sound(0.5), .pause(1.3), .sound(0.5), .pause(2.71), .sound(0.2),
+        ])
         let output = Self.run(try #require(SilenceSkipper(level)), input)
         let own = Self.largestQuietStep(input)
         #expect(own > 0 && own < 5)
