@@ -149,16 +149,30 @@ extension Library {
         }
     }
 
-    public func setPlaybackState(_ state: PlaybackState, of episode: Episode) throws(StoreError) {
+    /// Saves where the listener is, and adds `silenceSkipped` milliseconds to the time skip
+    /// silence saved in the episode (what it left out since the last save), in the same statement.
+    public func setPlaybackState(_ state: PlaybackState, of episode: Episode, silenceSkipped: Int = 0)
+        throws(StoreError)
+    {
         try database.run(
             """
-            INSERT INTO playback_state (episode_id, position_ms, played, updated_at) VALUES (?, ?, ?, ?)
+            INSERT INTO playback_state (episode_id, position_ms, played, updated_at, silence_skipped_ms)
+            VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (episode_id) DO UPDATE SET position_ms = excluded.position_ms,
-                played = excluded.played, updated_at = excluded.updated_at
+                played = excluded.played, updated_at = excluded.updated_at,
+                silence_skipped_ms = silence_skipped_ms + excluded.silence_skipped_ms
             """,
             [
                 SQLValue(episode.id), SQLValue(state.positionMilliseconds), SQLValue(state.played ? 1 : 0),
-                SQLValue(Library.now),
+                SQLValue(Library.now), SQLValue(max(0, silenceSkipped)),
             ])
+    }
+
+    /// Milliseconds of silence skip silence has left out of the episode, over every play.
+    public func silenceSkipped(in episode: Episode) throws(StoreError) -> Int {
+        Int(
+            try database.rows(
+                "SELECT silence_skipped_ms FROM playback_state WHERE episode_id = ?", [SQLValue(episode.id)]
+            ).first?.int(0) ?? 0)
     }
 }

@@ -122,6 +122,21 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: library.artworkPath(of: episode)))
     }
 
+    /// Each save of the position adds the silence skipped since the last one; marking the episode
+    /// played, or a save with none skipped, keeps the total.
+    @Test func theSilenceSkippedAddsUpOverSaves() throws {
+        let library = try makeLibrary()
+        let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)
+        #expect(try library.silenceSkipped(in: episode) == 0)
+        for (position, skipped) in [(5_000, 1_500), (9_000, 2_250), (9_500, 0)] {
+            let state = PlaybackState(positionMilliseconds: position, played: false)
+            try library.setPlaybackState(state, of: episode, silenceSkipped: skipped)
+        }
+        try library.markPlayed(episode)
+        #expect(try library.silenceSkipped(in: episode) == 3_750)
+        #expect(try library.playbackState(of: episode) == PlaybackState(positionMilliseconds: 0, played: true))
+    }
+
     @Test func removeDeletesRowsAndFilesTogether() throws {
         let library = try makeLibrary()
         let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)

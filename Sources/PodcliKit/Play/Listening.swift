@@ -38,6 +38,8 @@ public struct Listening: Sendable {
     /// them (the player adds the speed and the volume after them).
     func filters(for settings: ListeningSettings, of episode: Episode) -> [any AudioFilter] {
         // Skip silence, then loudness, join here.
-        []
+        var filters: [any AudioFilter] = []
+        if let skipper = SilenceSkipper(settings.skipSilence) { filters.append(skipper) }
+        return filters
     }
 }

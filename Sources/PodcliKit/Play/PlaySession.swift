@@ -192,18 +192,21 @@ public final class PlaySession {
         let settings = listening.settings(for: episode)
         let speed = playing.chosenSpeed ?? settings.speed
         playing.engine.start(atSpeed: speed)
+        let filters = listening.filters(for: settings, of: episode)
         let player = Player(
             decoder: decoder, device: playing.device, commands: commands, engine: playing.engine,
-            limit: playing.remaining.map { Int(($0 * rate).rounded()) },
-            filters: listening.filters(for: settings, of: episode), fadeLevel: playing.fadeLevel)
-        let reason = try run(player, for: episode)
+            limit: playing.remaining.map { Int(($0 * rate).rounded()) }, filters: filters,
+            fadeLevel: playing.fadeLevel)
+        var silence = SilenceSaved(
+            filters.lazy.compactMap { $0 as? SilenceSkipper }.first, sampleRate: decoder.format.sampleRate)
+        let reason = try run(player, for: episode, silence: &silence)
         playing.sleepsNow = reason == .endOfEpisode && player.engine.sleepDeadline == .endOfEpisode
         playing.fadeLevel = player.fadeLevel
         if player.engine.speed != speed { playing.chosenSpeed = player.engine.speed }
         playing.engine = player.engine.forNextEpisode(listened: player.listenedSeconds)
         playing.remaining = playing.remaining.map { $0 - Double(player.clock.mediaFramesPlayed) / rate }
         if reason == .endOfEpisode, let failure = stream?.failure {
-            try save(player.position, of: episode, sampleRate: decoder.format.sampleRate)
+            try save(player.position, of: episode, sampleRate: decoder.format.sampleRate, silence: &silence)
             throw failure
         }
         return reason
@@ -262,7 +265,7 @@ public final class PlaySession {
     }
 
     /// Runs the player on one episode, saving its position as it goes and whatever way it stops.
-    private func run(_ player: Player, for episode: Episode) throws -> StopReason {
+    private func run(_ player: Player, for episode: Episode, silence: inout SilenceSaved) throws -> StopReason {
         let feed = try episode.feedID.flatMap { try library.feed(id: $0) }
         let podcast = feed?.title
         let author = episode.author ?? feed?.author
@@ -292,7 +295,7 @@ public final class PlaySession {
                 }) ?? true {
                     lastSaved = status.position
                     do throws(StoreError) {
-                        try save(status.position, of: episode, sampleRate: status.sampleRate)
+                        try save(status.position, of: episode, sampleRate: status.sampleRate, silence: &silence)
                         saveFailure = nil
                     } catch {
                         saveFailure = error
@@ -301,7 +304,7 @@ public final class PlaySession {
                 if case .suspending = status.event { suspend() }
             }
         } catch {
-            try? save(player.position, of: episode, sampleRate: player.format.sampleRate)
+            try? save(player.position, of: episode, sampleRate: player.format.sampleRate, silence: &silence)
             throw error
         }
         // Played to its end (or marked played), the episode's record is `markPlayed`'s to make,
@@ -315,9 +318,31 @@ public final class PlaySession {
         return reason
     }
 
-    private func save(_ frame: Int, of episode: Episode, sampleRate: Int) throws(StoreError) {
+    /// Saves the position, and the silence skipped since the last save.
+    private func save(_ frame: Int, of episode: Episode, sampleRate: Int, silence: inout SilenceSaved)
+        throws(StoreError)
+    {
+        let skipped = silence.unsaved
         try library.setPlaybackState(
-            PlaybackState(positionMilliseconds: frame * 1000 / sampleRate, played: false), of: episode)
+            PlaybackState(positionMilliseconds: frame * 1000 / sampleRate, played: false), of: episode,
+            silenceSkipped: skipped)
+        silence.saved += skipped
+    }
+
+    /// The time skip silence saved in the episode playing, and how much of it the library has.
+    private struct SilenceSaved {
+        let skipper: SilenceSkipper?
+        let sampleRate: Int
+        /// Milliseconds already added to the episode's total.
+        var saved = 0
+
+        init(_ skipper: SilenceSkipper?, sampleRate: Int) {
+            self.skipper = skipper
+            self.sampleRate = sampleRate
+        }
+
+        /// Milliseconds skipped and not saved yet (counted from the frames, so no save rounds any away).
+        var unsaved: Int { (skipper.map { $0.skippedFrames * 1000 / sampleRate } ?? 0) - saved }
     }
 
     /// Starts finding the episode's artwork. When it arrives, a redraw reports it (to `status`

@@ -41,20 +41,26 @@ import Threads
 
         /// Serves `fixtureName` and downloads it as an episode.
         func download(_ fixtureName: String) throws -> Episode {
-            let url = try t.serve(UUID().uuidString + "-" + fixtureName, try Data(contentsOf: fixture(fixtureName)))
+            try download(fixture(fixtureName))
+        }
+
+        /// Serves the file at `file` and downloads it as an episode.
+        func download(_ file: URL) throws -> Episode {
+            let name = file.lastPathComponent
+            let url = try t.serve(UUID().uuidString + "-" + name, try Data(contentsOf: file))
             let episode = try t.library.episodeToFetch(
-                sourceURL: url, title: (fixtureName as NSString).deletingPathExtension, protection: .private
+                sourceURL: url, title: (name as NSString).deletingPathExtension, protection: .private
             ).episode
             _ = try EpisodeFetcherTests.fetcher(t.library).fetch(episode)
             return try #require(try t.library.episode(id: episode.id))
         }
 
-        func session() -> PlaySession {
+        func session(listening: Listening = Listening()) -> PlaySession {
             PlaySession(
                 library: t.library, display: display, device: "file:'\(captures.path)/capture_%r_%c.raw',raw",
                 keymap: Keymap(skipBack: 10, skipForward: 30), downloadPolicy: TestLibrary.policy(),
                 controlSocket: t.home.path + "/control", helpers: NoHelpers(), terminal: nil,
-                listensForSignals: false)
+                listensForSignals: false, listening: listening)
         }
 
         func captured(rate: Int = 44_100, channels: Int = 2) throws -> Data {
@@ -107,6 +113,35 @@ import Threads
         #expect(try b.session().run([episode], from: nil, limit: nil, engine: PlaybackEngine()) == .endOfEpisode)
         #expect(try b.captured() == reference.dropFirst(second * 3 / 2))
         #expect(try b.state(of: episode).played)
+    }
+
+    /// `--skip-silence medium` on 16 s with three 4 s pauses: the pauses come out as 450 ms, the
+    /// episode ends played, and the time saved is recorded with it, over each time it is played.
+    @Test(.enabled(if: AudioFixtures.unavailableReason == nil, "ffmpeg is not installed"))
+    func theTimeSkipSilenceSavedIsRecordedForTheEpisode() throws {
+        let b = Bench()
+        let file = b.captures.appending("paused-speech.flac")
+        try PausedSpeech.make(at: file)
+        let episode = try b.download(file)
+        var listening = Listening()
+        listening.skipSilence = .medium
+        let session = b.session(listening: listening)
+        #expect(try session.run([episode], from: nil, limit: nil, engine: PlaybackEngine()) == .endOfEpisode)
+        #expect(try b.state(of: episode).played)
+        let heard = try b.captured().count / 4
+        let skipped = PausedSpeech.seconds * PausedSpeech.sampleRate - heard
+        #expect(abs(Double(skipped) - 3 * (4 - 0.45) * 44_100) < 0.05 * 44_100)
+        #expect(try b.t.library.silenceSkipped(in: episode) == skipped * 1000 / 44_100)
+
+        // Played again from 6 s (the second pause), for 5 s: what that skipped is added.
+        let again = b.session(listening: listening)
+        #expect(try again.run([episode], from: 6, limit: 5, engine: PlaybackEngine()) == .limitReached)
+        let added = try b.t.library.silenceSkipped(in: episode) - skipped * 1000 / 44_100
+        #expect(abs(Double(added) - (4 - 0.45) * 1000) < 100)
+        // And nothing without skip silence.
+        let before = try b.t.library.silenceSkipped(in: episode)
+        #expect(try b.session().run([episode], from: 6, limit: 1, engine: PlaybackEngine()) == .limitReached)
+        #expect(try b.t.library.silenceSkipped(in: episode) == before)
     }
 
     /// `next` leaves the first episode where it was heard (saved, not played) for the second,
