@@ -25,6 +25,8 @@ public struct EpisodeReport: Encodable {
     /// Seconds into the episode.
     public let position: Double
     public let played: Bool
+    /// Seconds of silence skip silence has cut from this episode, in all its plays.
+    public let silenceSkipped: Double
     public let createdAt: Int
     public let downloadedAt: Int?
     public let verifiedAt: Int?
@@ -73,6 +75,7 @@ public struct EpisodeReport: Encodable {
         case lastError = "last_error"
         case loudness
         case truePeak = "true_peak"
+        case silenceSkipped = "silence_skipped"
     }
 
     public init(_ episode: Episode, in library: Library) throws {
@@ -92,6 +95,7 @@ public struct EpisodeReport: Encodable {
         protection = episode.protection.rawValue
         position = Double(playback.positionMilliseconds) / 1000
         played = playback.played
+        silenceSkipped = Double(try library.silenceSkipped(in: episode)) / 1000
         createdAt = episode.createdAt
         downloadedAt = episode.downloadedAt
         verifiedAt = file?.verifiedAt
@@ -154,6 +158,9 @@ public struct EpisodeReport: Encodable {
         if let sha256 { pairs.append(("SHA-256", sha256)) }
         if let mode, let ownerUID { pairs.append(("Mode", "\(mode), owner uid \(ownerUID)")) }
         pairs.append(("Position", played ? "played" : Formatting.duration(seconds: Int(position))))
+        if silenceSkipped >= 1 {
+            pairs.append(("Skipped", Formatting.duration(seconds: Int(silenceSkipped)) + " of silence"))
+        }
         if let downloadedAt { pairs.append(("Downloaded", Formatting.time(downloadedAt))) }
         if let verifiedAt { pairs.append(("Verified", Formatting.time(verifiedAt))) }
         if let lastError { pairs.append(("Last error", lastError)) }

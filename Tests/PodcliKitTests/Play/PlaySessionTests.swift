@@ -132,6 +132,9 @@ import Threads
         let skipped = PausedSpeech.seconds * PausedSpeech.sampleRate - heard
         #expect(abs(Double(skipped) - 3 * (4 - 0.45) * 44_100) < 0.05 * 44_100)
         #expect(try b.t.library.silenceSkipped(in: episode) == skipped * 1000 / 44_100)
+        let report = try EpisodeReport(episode, in: b.t.library)
+        #expect(report.silenceSkipped == Double(skipped * 1000 / 44_100) / 1000)
+        #expect(report.lines.contains { $0.hasPrefix("Skipped") && $0.hasSuffix("0:10 of silence") }, "\(report.lines)")
 
         // Played again from 6 s (the second pause), for 5 s: what that skipped is added.
         let again = b.session(listening: listening)
