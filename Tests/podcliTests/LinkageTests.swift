@@ -88,11 +88,16 @@ import Testing
             #expect(result.status == 0, "\(arguments): \(result.stdout)")
             return result.stderr
         }
-        for arguments in [["--version"], ["list"], ["sync", "--quiet"]] {
+        for arguments in [["--version"], ["list"]] {
             let libraries = try loaded(arguments)
             #expect(libraries.contains("libsqlite3") || arguments == ["--version"], "\(arguments)")
             for library in Self.ffmpegLibraries { #expect(!libraries.contains(library), "\(arguments) loaded \(library)") }
         }
+        // A sync that downloads the M4A measures it (its length, its loudness) with FFmpeg's decoder;
+        // one with nothing new to measure does not load it.
+        #expect(try loaded(["sync", "--quiet"]).contains("libavcodec.so.59"))
+        let quiet = try loaded(["sync", "--quiet"])
+        for library in Self.ffmpegLibraries { #expect(!quiet.contains(library), "a sync with nothing to measure loaded \(library)") }
         let episodes = try world.episodes()
         let mp3 = "\(episodes.first { $0["title"] as? String == "tone.mp3" }!["id"] as! Int)"
         let m4a = "\(episodes.first { $0["title"] as? String == "tone.m4a" }!["id"] as! Int)"

@@ -85,11 +85,12 @@ import Testing
         let before = Self.today()
         #expect(try t.run(["fetch", url]).status == 0)
         let list = try t.run(["list"])
-        // An episode fetched by its URL is dated by when it was fetched (local time).
+        // An episode fetched by its URL is dated by when it was fetched (local time); its length is
+        // what decoding it measured (2 KiB of MPEG frames: under a second).
         let expected = [before, Self.today()].map { day in
             """
             ID  DATE        STATE       LENGTH  SIZE     FORMAT  TITLE
-            1   \(day)  downloaded  -       2.0 KiB  MP3     listed
+            1   \(day)  downloaded  0:00    2.0 KiB  MP3     listed
 
             """
         }
