@@ -62,9 +62,9 @@ public final class LoudnessNormalizer: AudioFilter {
         tracker?.add(samples, frames: frames)
         setGains(frames: frames)
         reserveOutput(frames: frames + limiter.latency)
+        let out = output.bindMemory(to: Int16.self).baseAddress!
         let given = gains.withUnsafeBufferPointer { gains in
-            limiter.process(
-                samples, frames: frames, gains: gains.baseAddress!, into: output.bindMemory(to: Int16.self).baseAddress!)
+            limiter.process(samples, frames: frames, gains: gains.baseAddress!, into: out)
         }
         return UnsafeMutableRawBufferPointer(rebasing: output[..<(given * format.bytesPerFrame)])
     }

@@ -84,7 +84,8 @@ final class TruePeakLimiter {
     /// into `output` (room for `frames + latency` frames) the frames whose peaks ahead it has
     /// seen; returns how many.
     func process(
-        _ input: UnsafePointer<Int16>, frames: Int, gains: UnsafePointer<Float>, into output: UnsafeMutablePointer<Int16>
+        _ input: UnsafePointer<Int16>, frames: Int, gains: UnsafePointer<Float>,
+        into output: UnsafeMutablePointer<Int16>
     ) -> Int {
         let start = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: frames * channels))

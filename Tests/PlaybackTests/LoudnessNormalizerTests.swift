@@ -75,7 +75,8 @@ struct LoudnessNormalizerTests {
         let heard = try LoudnessEpisodes.measure(raw: URL(fileURLWithPath: played.capture.path))
         let settled = heard.shortTerm.filter { $0.time >= 20 }.map(\.lufs)
         #expect(settled.count > 150)
-        #expect((settled.max() ?? 0) - (settled.min() ?? 0) < 1, "short-term \(settled.min() ?? 0) to \(settled.max() ?? 0)")
+        let (low, high) = (settled.min() ?? 0, settled.max() ?? 0)
+        #expect(high - low < 1, "short-term \(low) to \(high) LUFS")
         #expect(abs((settled.last ?? 0) - Self.target) <= 1)
     }
 
@@ -100,7 +101,8 @@ struct LoudnessNormalizerGainTests {
         var samples = samples
         return samples.withUnsafeMutableBytes { bytes in
             stride(from: 0, to: bytes.count, by: 4_096).map { start in
-                _ = normalizer.process(UnsafeMutableRawBufferPointer(rebasing: bytes[start..<min(start + 4_096, bytes.count)]))
+                _ = normalizer.process(
+                    UnsafeMutableRawBufferPointer(rebasing: bytes[start..<min(start + 4_096, bytes.count)]))
                 return normalizer.gainDB
             }
         }

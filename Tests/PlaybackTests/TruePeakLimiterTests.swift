@@ -23,7 +23,8 @@ struct TruePeakLimiterTests {
         let input = (0..<40_000).map { Int16(truncatingIfNeeded: ($0 &* 7_919) % 20_000 - 10_000) }
         var out: [Int16] = []
         var start = 0
-        for size in [1, 7, 300, 2_048, 5, 4_096, 10_000] + Array(repeating: 1_000, count: 20) where start < input.count / 2 {
+        for size in [1, 7, 300, 2_048, 5, 4_096, 10_000] + Array(repeating: 1_000, count: 20)
+        where start < input.count / 2 {
             let frames = min(size, input.count / 2 - start)
             let before = normalizer.latency
             var chunk = Array(input[(start * 2)..<((start + frames) * 2)])

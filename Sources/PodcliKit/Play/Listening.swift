@@ -40,6 +40,10 @@ public struct Listening: Sendable {
         // Skip silence, then loudness, join here.
         var filters: [any AudioFilter] = []
         if let skipper = SilenceSkipper(settings.skipSilence) { filters.append(skipper) }
+        if case .lufs(let target) = settings.loudness {
+            // Not measured yet (no measurement is stored so far): measured as it plays.
+            filters.append(LoudnessNormalizer(targetLUFS: target, measured: nil))
+        }
         return filters
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
 import Synchronization
-import TestSupport
 
 /// Episodes at known loudness, made by `ffmpeg` (FLAC, mono, 44.1 kHz), and `ffmpeg -af
 /// ebur128=peak=true`'s reading of what was played: the meter the loudness tests trust, not the
 /// code under test.
-enum LoudnessEpisodes: String, CaseIterable {
+public enum LoudnessEpisodes: String, CaseIterable, Sendable {
     /// Speech-like (pink noise in syllables and phrases, a tone with vibrato, a pause every 4.3 s) with
     /// a 20 ms click every 5.3 s: −27 LUFS, true peak near −7 dBTP, so +11 dB needs the limiter.
     case quiet = "quiet-27.flac"
@@ -17,7 +16,7 @@ enum LoudnessEpisodes: String, CaseIterable {
     /// Pink noise at a steady level, −26 LUFS.
     case steady = "steady-26.flac"
 
-    static let sampleRate = 44_100
+    public static let sampleRate = 44_100
 
     /// The speech, at `ffmpeg`'s full scale (about −18 LUFS); with `clicks`, the clicks added.
     private static func speech(seconds: Int, clicks: Bool) -> String {
@@ -45,7 +44,7 @@ enum LoudnessEpisodes: String, CaseIterable {
     private static let made = Mutex<Set<String>>([])
 
     /// The file, made on first use (once for every test process on the machine: renamed into place whole).
-    func url() throws -> URL {
+    public func url() throws -> URL {
         let file = Self.directory.appendingPathComponent(rawValue)
         try Self.made.withLock { made in
             guard !made.contains(rawValue) else { return }
@@ -53,8 +52,10 @@ enum LoudnessEpisodes: String, CaseIterable {
             guard !FileManager.default.fileExists(atPath: file.path) else { return }
             try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
             let partial = Self.directory.appendingPathComponent(".\(getpid()).\(rawValue)")
-            try Self.ffmpeg(["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", source, "-c:a", "flac", "-f", "flac",
-                partial.path])
+            try Self.ffmpeg([
+                "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", source, "-c:a", "flac", "-f", "flac",
+                partial.path,
+            ])
             _ = rename(partial.path, file.path)
         }
         return file
@@ -62,18 +63,18 @@ enum LoudnessEpisodes: String, CaseIterable {
 
     /// What `ffmpeg -af ebur128=peak=true` reads: the integrated loudness, the true peak, and the
     /// short-term loudness every 100 ms.
-    struct Reading {
-        var integratedLUFS: Double
-        var truePeakDBTP: Double
+    public struct Reading: Sendable {
+        public var integratedLUFS: Double
+        public var truePeakDBTP: Double
         /// (seconds, LUFS) from the meter's log.
-        var shortTerm: [(time: Double, lufs: Double)]
+        public var shortTerm: [(time: Double, lufs: Double)]
     }
 
     /// `ffmpeg`'s reading of `file`.
-    static func measure(_ file: URL) throws -> Reading { try measure(["-i", file.path]) }
+    public static func measure(_ file: URL) throws -> Reading { try measure(["-i", file.path]) }
 
     /// `ffmpeg`'s reading of raw 16-bit PCM (a capture), from `seconds` on.
-    static func measure(raw file: URL, channels: Int = 1, from seconds: Double = 0) throws -> Reading {
+    public static func measure(raw file: URL, channels: Int = 1, from seconds: Double = 0) throws -> Reading {
         try measure(["-ss", "\(seconds)", "-f", "s16le", "-ar", "\(sampleRate)", "-ac", "\(channels)", "-i", file.path])
     }
 
@@ -89,7 +90,9 @@ enum LoudnessEpisodes: String, CaseIterable {
         }
         let shortTerm = log.split(separator: "\n").compactMap { line -> (Double, Double)? in
             let text = String(line)
-            guard let time = value(after: " t: ", in: text), let lufs = value(after: " S: ", in: text) else { return nil }
+            guard let time = value(after: " t: ", in: text), let lufs = value(after: " S: ", in: text) else {
+                return nil
+            }
             return (time, lufs)
         }
         return Reading(integratedLUFS: integrated, truePeakDBTP: peak, shortTerm: shortTerm)
