@@ -25,7 +25,9 @@ struct LoudnessNormalizerTests {
             decoder: decoder, device: AudioDevice(name: capture.device) { _, _ in output }, commands: CommandQueue(),
             engine: PlaybackEngine(), limit: nil, filters: [normalizer])
         #expect(try player.play { _ in } == .endOfEpisode)
+        // The limiter's look-ahead drained at the end: every frame heard, once.
         #expect(player.position == decoder.frameCount)
+        #expect(try capture.recorded().count == (decoder.frameCount ?? 0) * decoder.format.bytesPerFrame)
         return (capture, normalizer)
     }
 
@@ -78,6 +80,41 @@ struct LoudnessNormalizerTests {
         let (low, high) = (settled.min() ?? 0, settled.max() ?? 0)
         #expect(high - low < 1, "short-term \(low) to \(high) LUFS")
         #expect(abs((settled.last ?? 0) - Self.target) <= 1)
+    }
+
+    /// A seek through the player (20 s in, back to 0:05) forgets what the limiter held, not the
+    /// gain: what is heard just after it is already lifted by the gain reached, not at 0 dB again.
+    @Test func aSeekKeepsTheGainReached() throws {
+        let capture = try PlayerTests.Capture()
+        let file = try LoudnessEpisodes.steady.url()
+        let decoder = try AudioDecoders.open(path: file.path)
+        let output = PlayerTests.WatchedOutput(try ALSAOutput(device: capture.device, format: decoder.format))
+        let commands = CommandQueue()
+        var seekedAt: Int?
+        output.onWrite = { output in
+            guard seekedAt == nil, output.framesWritten >= 20 * LoudnessEpisodes.sampleRate else { return }
+            seekedAt = output.framesWritten
+            commands.post(.setPosition(5))
+        }
+        let normalizer = LoudnessNormalizer(targetLUFS: Self.target, measured: nil)
+        let player = Player(
+            decoder: decoder, device: AudioDevice(name: capture.device) { _, _ in output }, commands: commands,
+            engine: PlaybackEngine(), limit: nil, filters: [normalizer])
+        #expect(try player.play { _ in } == .endOfEpisode)
+        let seek = try #require(seekedAt)
+        // 1.5 s from 0.1 s after the seek, heard and as published.
+        let (skip, length) = (4_410, 66_150)
+        let heard = try Self.samples(capture.recorded()).dropFirst(seek + skip).prefix(length)
+        let published = try Self.samples(AudioFixtures.reference(file)).dropFirst(5 * 44_100 + skip).prefix(length)
+        let lift = 20 * log10(Self.rms(heard) / Self.rms(published))
+        #expect(normalizer.gainDB > 9)
+        #expect(abs(lift - normalizer.gainDB) < 0.5, "lifted \(lift) dB after the seek, \(normalizer.gainDB) dB before")
+    }
+
+    static func samples(_ data: Data) -> [Int16] { data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) } }
+
+    static func rms(_ samples: ArraySlice<Int16>) -> Double {
+        (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
     }
 
     /// A −40 LUFS episode is lifted by 12 dB, not 24: it plays at −28 LUFS.
