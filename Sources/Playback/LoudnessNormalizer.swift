@@ -27,7 +27,9 @@ public final class LoudnessNormalizer: AudioFilter {
     /// The gain applied now, dB: kept across a seek.
     public private(set) var gainDB: Double
     private var format = AudioFormat(sampleRate: 44_100, channels: 2)
-    private var tracker: LoudnessTracker?
+    /// An episode not measured: its loudness so far, and the frames it has heard.
+    private var meter: LoudnessMeter?
+    private var meteredFrames = 0
     private var limiter: TruePeakLimiter
     /// Each frame's gain in the chunk being processed.
     private var gains: [Float] = []
@@ -51,7 +53,8 @@ public final class LoudnessNormalizer: AudioFilter {
     public func configure(_ input: AudioFormat) -> AudioFormat {
         format = input
         limiter = TruePeakLimiter(format: input, ceilingDBTP: Self.limiterCeilingDBTP)
-        tracker = measured == nil ? LoudnessTracker(format: input) : nil
+        meter = measured == nil ? LoudnessMeter(format: input, for: .whilePlaying) : nil
+        meteredFrames = 0
         return input
     }
 
@@ -59,7 +62,7 @@ public final class LoudnessNormalizer: AudioFilter {
         let frames = pcm.count / format.bytesPerFrame
         guard frames > 0 else { return pcm }
         let samples = UnsafePointer(pcm.bindMemory(to: Int16.self).baseAddress!)
-        tracker?.add(samples, frames: frames)
+        if let meter, meter.add(samples, frames: frames) { meteredFrames += frames }
         setGains(frames: frames)
         reserveOutput(frames: frames + limiter.latency)
         let out = output.bindMemory(to: Int16.self).baseAddress!
@@ -85,8 +88,8 @@ public final class LoudnessNormalizer: AudioFilter {
     /// the loudness measured so far asks, `gainRate` at most.
     private func setGains(frames: Int) {
         var wanted = gainDB
-        if let tracker, Double(tracker.frames) >= Self.measuringTime * Double(format.sampleRate),
-            let loudness = tracker.integratedLUFS
+        if let meter, Double(meteredFrames) >= Self.measuringTime * Double(format.sampleRate),
+            let loudness = meter.integratedLUFS
         {
             wanted = Self.gain(reaching: targetLUFS, from: loudness)
         }
