@@ -36,13 +36,21 @@ public struct Listening: Sendable {
 
     /// The filters an episode plays through with `settings`, in the order the sound goes through
     /// them (the player adds the speed and the volume after them).
-    func filters(for settings: ListeningSettings, of episode: Episode) -> [any AudioFilter] {
-        // Skip silence, then loudness, join here.
+    /// - Throws: `StoreError` when the episode's measurement cannot be read.
+    func filters(for settings: ListeningSettings, of episode: Episode, in library: Library) throws
+        -> [any AudioFilter]
+    {
         var filters: [any AudioFilter] = []
         if let skipper = SilenceSkipper(settings.skipSilence) { filters.append(skipper) }
         if case .lufs(let target) = settings.loudness {
-            // Not measured yet (no measurement is stored so far): measured as it plays.
-            filters.append(LoudnessNormalizer(targetLUFS: target, measured: nil))
+            // Measured after its download; an episode not measured (a stream) is measured as it plays.
+            var measured: Loudness?
+            if let measurement = try library.measurement(of: episode), let lufs = measurement.loudnessLUFS,
+                let peak = measurement.truePeakDBTP
+            {
+                measured = Loudness(integratedLUFS: lufs, truePeakDBTP: peak)
+            }
+            filters.append(LoudnessNormalizer(targetLUFS: target, measured: measured))
         }
         return filters
     }

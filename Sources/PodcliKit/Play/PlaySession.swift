@@ -192,7 +192,7 @@ public final class PlaySession {
         let settings = listening.settings(for: episode)
         let speed = playing.chosenSpeed ?? settings.speed
         playing.engine.start(atSpeed: speed)
-        let filters = listening.filters(for: settings, of: episode)
+        let filters = try listening.filters(for: settings, of: episode, in: library)
         let player = Player(
             decoder: decoder, device: playing.device, commands: commands, engine: playing.engine,
             limit: playing.remaining.map { Int(($0 * rate).rounded()) }, filters: filters,
