@@ -43,6 +43,7 @@ extension Library {
             """
             SELECT frames, sample_rate, loudness_lufs, true_peak_dbtp FROM measurements
             WHERE episode_id = ? AND failure IS NULL
+              AND EXISTS (SELECT 1 FROM files WHERE episode_id = measurements.episode_id AND sha256 = measurements.sha256)
             """, [SQLValue(episode.id)]
         ).first.map { row in
             EpisodeMeasurement(

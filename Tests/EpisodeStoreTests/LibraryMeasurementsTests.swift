@@ -57,6 +57,8 @@ import Testing
         #expect(try library.recordMeasurement(measured, of: first))
         let second = try download("abcd", of: episode, in: library)
         #expect(try library.filesToMeasure(limit: 10) == [second])
+        // The first file's loudness is not the new one's (the player would set its gain by it).
+        #expect(try library.measurement(of: episode) == nil)
         // A measurement of the file replaced meanwhile is not taken for the new one's.
         #expect(!(try library.recordMeasurement(measured, of: first)))
         let again = EpisodeMeasurement(frames: 44_100, sampleRate: 44_100, loudnessLUFS: -20, truePeakDBTP: -3)
