@@ -91,11 +91,8 @@ encode "$OPUS" -c:a libopus -b:a 48k
 encode "$MP3" -c:a libmp3lame -b:a 128k
 
 # --- libraries: the files fetched over loopback, by each build ------------------------------------
-"$PY" "$PACKAGE/Tests/Support/fault_server.py" --root "$AUDIO_DIR" --no-stdin-watch >"$WORK/server.out" 2>"$WORK/server.err" &
-PIDS+=($!)
-for _ in $(seq 100); do grep -q '^PORT ' "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
-PORT=$(awk '/^PORT /{print $2; exit}' "$WORK/server.out")
-[[ -n $PORT ]] || die "fault_server.py did not start"
+serve_files "$AUDIO_DIR"
+PIDS+=("$SERVER_PID")
 HOME_NEW=$WORK/home-new
 HOME_OLD=$WORK/home-old
 fetch_id() { # BINARY HOME FILE: fetches FILE, prints its episode number

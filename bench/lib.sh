@@ -146,7 +146,7 @@ start_pulse() {
 # serve_files ROOT: Tests/Support/fault_server.py serving ROOT on loopback (PORT, SERVER_PID;
 # stop_serving stops it).
 serve_files() {
-    "$PY" "$PACKAGE/Tests/Support/fault_server.py" --root "$1" --no-stdin-watch \
+    "${PY:-python3}" "$PACKAGE/Tests/Support/fault_server.py" --root "$1" --no-stdin-watch \
         >"$WORK/server.out" 2>"$WORK/server.err" &
     SERVER_PID=$!
     for _ in $(seq 100); do
