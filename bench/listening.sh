@@ -77,8 +77,13 @@ EOF
 PLAYER_ENV=(env -u PODCLI_DEVICE HOME="$ALSA_HOME" XDG_CONFIG_HOME="$ALSA_HOME/.config"
     PULSE_SERVER="unix:$PULSE_SOCKET" PULSE_CLIENTCONFIG="$PULSE_DIR/client.conf")
 
-PODCLI_HOME=$WORK/podcli-home
+# The build before the issue cannot open a library of a later schema: it gets one of its own.
 serve_files "$AUDIO_DIR"
+if [[ -n ${BASE_PODCLI:-} ]]; then
+    PODCLI_HOME=$WORK/base-home
+    BASE_ID=$(PODCLI=$BASE_PODCLI fetch_episode "$SPEECH")
+fi
+PODCLI_HOME=$WORK/podcli-home
 ID=$(fetch_episode "$SPEECH")
 stop_serving
 start_pulse bench_null
@@ -99,7 +104,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
         case $who in
         mpg123) cmd=("$MPG123" -q -o alsa -a bench_sink -n $(((PACED_SECONDS * RATE + 1151) / 1152)) "$SPEECH") stop=() ;;
         podcli-1x) cmd=("$PODCLI" --home "$PODCLI_HOME" play "$ID" --from 0 --device bench_sink) ;;
-        base-1x) cmd=("$BASE_PODCLI" --home "$PODCLI_HOME" play "$ID" --from 0 --device bench_sink) ;;
+        base-1x) cmd=("$BASE_PODCLI" --home "$WORK/base-home" play "$BASE_ID" --from 0 --device bench_sink) ;;
         podcli-2x-all) cmd=("$PODCLI" --home "$PODCLI_HOME" play "$ID" --from 0 --device bench_sink
             --speed 2 --skip-silence medium --loudness -16) ;;
         esac
