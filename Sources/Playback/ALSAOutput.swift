@@ -28,6 +28,19 @@ public final class ALSAOutput: AudioOutput {
     public let periodFrames: Int
     /// Frames the buffer holds.
     public let bufferFrames: Int
+    /// How far ahead `write` fills the buffer: what is written plays out at the old speed, volume
+    /// and place before a change is heard, so a quick change wants little, a busy machine more.
+    /// Starts at `startingFillMicroseconds`; once the device runs dry (`starved`) it is the whole
+    /// buffer, today's margin, for as long as the device is open.
+    public private(set) var fillFrames: Int
+    /// The fill ahead to start with: a change heard within 100 ms (issue 23), above the period
+    /// the device starts on.
+    public static let startingFillMicroseconds = 70_000
+    /// Frames written since the device was last prepared, and when what it has played (written
+    /// less its delay) last grew (nil until it has played anything, and after a pause): a
+    /// running device that plays nothing for a while has stalled.
+    private var framesWritten = 0
+    private var lastProgress: (played: Int, at: UInt64)?
 
     /// Opens `device` for `format`.
     /// - Parameter configuration: ALSA configuration text defining `device`, instead of the
@@ -63,6 +76,8 @@ public final class ALSAOutput: AudioOutput {
         }
         bufferFrames = Int(buffer)
         periodFrames = Int(max(1, period))
+        fillFrames = min(
+            bufferFrames, max(periodFrames + periodFrames / 2, format.sampleRate * Self.startingFillMicroseconds / 1_000_000))
         // snd_pcm_set_params starts the device only once its buffer is full: after a seek (the
         // buffer dropped) the listener waited for a whole buffer, and a sound server that holds
         // a new stream until then (PulseAudio's ALSA plugin) waited longer. One period is enough
@@ -125,24 +140,72 @@ public final class ALSAOutput: AudioOutput {
         var written = 0
         var suspended = false
         while written < frames {
-            let result = snd_pcm_writei(
-                self.pcm, pcm.baseAddress! + written * format.bytesPerFrame, snd_pcm_uframes_t(frames - written))
-            if result > 0 {
-                written += result
-                continue
+            // Not a few frames at a time: what fits of a quarter period at least, or all that is left.
+            let room = try roomUnderFill(suspended: &suspended)
+            if room >= min(frames - written, max(1, periodFrames / 4)) {
+                let result = snd_pcm_writei(
+                    self.pcm, pcm.baseAddress! + written * format.bytesPerFrame,
+                    snd_pcm_uframes_t(min(room, frames - written)))
+                if result > 0 {
+                    written += result
+                    framesWritten += result
+                    continue
+                }
+                if result < 0 && result != -EAGAIN {
+                    suspended = try recover(from: Int32(result), during: "writing") || suspended
+                    continue
+                }
             }
-            if result < 0 && result != -EAGAIN {
-                suspended = try recover(from: Int32(result), during: "writing") || suspended
-                continue
-            }
-            // Full: wait for a period's room, as long as the caller allows.
+            // Filled as far as wanted (or full): wait for the device to play some of it, as long
+            // as the caller allows. A sleep, not `snd_pcm_wait`: it wakes on the buffer's room,
+            // not on the fill.
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else { break }
-            let waited = snd_pcm_wait(self.pcm, Int32(max(1, (deadline - now) / 1_000_000)))
-            if waited < 0 { suspended = try recover(from: waited, during: "waiting") || suspended }
+            let step = UInt64(max(1, periodFrames / 4)) * 1_000_000_000 / UInt64(format.sampleRate)
+            let nap = min(deadline - now, step)
+            var interval = timespec(tv_sec: Int(nap / 1_000_000_000), tv_nsec: Int(nap % 1_000_000_000))
+            nanosleep(&interval, nil)
         }
         return WriteResult(frames: written, suspended: suspended)
     }
+
+    /// Frames `write` may add now: up to `fillFrames` unheard. A running device found with
+    /// (nearly) nothing left, or playing nothing for two periods, has run dry: the fill becomes
+    /// the whole buffer before it is refilled.
+    private func roomUnderFill(suspended: inout Bool) throws(OutputError) -> Int {
+        switch snd_pcm_state(pcm) {
+        case SND_PCM_STATE_RUNNING: break
+        // Not started: all that was written is still to play. (PulseAudio's plugin, asked for
+        // its delay before a new stream has started, can wait for a timing report that never
+        // comes.) Past the fill, a device that did not start on its threshold never will (ALSA's
+        // `null`): as much as it takes.
+        case SND_PCM_STATE_PREPARED: return framesWritten < fillFrames ? fillFrames - framesWritten : bufferFrames
+        case SND_PCM_STATE_XRUN:
+            suspended = try recover(from: -EPIPE, during: "writing") || suspended
+            return fillFrames
+        default: return fillFrames
+        }
+        var delay: snd_pcm_sframes_t = 0
+        let measured = snd_pcm_delay(pcm, &delay)
+        if measured < 0 {
+            suspended = try recover(from: measured, during: "measuring") || suspended
+            return 0
+        }
+        let unheard = max(0, delay)
+        let now = DispatchTime.now().uptimeNanoseconds
+        let played = framesWritten - unheard
+        // From the first frame played on: a sound server may take a while to start a stream.
+        if played > (lastProgress?.played ?? 0) { lastProgress = (played, now) }
+        let stalled = lastProgress.map { now - $0.at > 2 * UInt64(periodFrames) * 1_000_000_000 / UInt64(format.sampleRate) }
+        // PulseAudio's plugin does not always report an underrun, and then its stream waits for
+        // its prebuffer (the buffer less a period) before it plays again: more than the starting
+        // fill, so a stall is an underrun too.
+        if unheard < format.sampleRate / 200 || stalled == true { starved() }
+        return fillFrames - unheard
+    }
+
+    /// The device ran dry: fill the whole buffer from now on.
+    private func starved() { fillFrames = bufferFrames }
 
     public func pause() throws(OutputError) -> PauseEffect {
         // Not started yet (the buffer is still filling; ALSA's null device never starts):
@@ -150,6 +213,7 @@ public final class ALSAOutput: AudioOutput {
         guard snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING else { return .held }
         if canPause && snd_pcm_pause(pcm, 1) == 0 {
             holding = true
+            lastProgress = nil
             return .held
         }
         // A running device that cannot hold its buffer (some hardware): drop it, and let the
@@ -162,6 +226,7 @@ public final class ALSAOutput: AudioOutput {
     public func resume() throws(OutputError) {
         guard holding else { return }
         holding = false
+        lastProgress = nil
         let result = snd_pcm_pause(pcm, 0)
         if result < 0 { _ = try recover(from: result, during: "resuming") }
     }
@@ -172,6 +237,7 @@ public final class ALSAOutput: AudioOutput {
         // reports the device lost): nothing is lost by not failing here.
         snd_pcm_drop(pcm)
         snd_pcm_prepare(pcm)
+        restartCounting()
     }
 
     public func drain() {
@@ -181,6 +247,13 @@ public final class ALSAOutput: AudioOutput {
         snd_pcm_drain(pcm)
         snd_pcm_nonblock(pcm, 1)
         snd_pcm_prepare(pcm)
+        restartCounting()
+    }
+
+    /// The device was prepared again: it starts over, from nothing written.
+    private func restartCounting() {
+        framesWritten = 0
+        lastProgress = nil
     }
 
     public var unplayedFrames: Int {
@@ -194,7 +267,11 @@ public final class ALSAOutput: AudioOutput {
     /// -EIO: the device or its sound server is gone) is `deviceLost`.
     private func recover(from error: Int32, during operation: String) throws(OutputError) -> Bool {
         if error == -EAGAIN || error == -EINTR { return false }
-        if error == -EPIPE || error == -ESTRPIPE, snd_pcm_recover(pcm, error, 1) == 0 { return error == -ESTRPIPE }
+        if error == -EPIPE { starved() }
+        if error == -EPIPE || error == -ESTRPIPE, snd_pcm_recover(pcm, error, 1) == 0 {
+            restartCounting()
+            return error == -ESTRPIPE
+        }
         throw .deviceLost(name: deviceName, reason: "\(operation): \(Self.reason(error))")
     }
 

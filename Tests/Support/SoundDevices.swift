@@ -554,15 +554,32 @@ public final class SinkMonitor: Sendable {
                 return start + .seconds(Double(offset) / bytesPerSecond)
             }
         }
+
+        /// When the byte at `offset` of the stream reached the sink.
+        func instant(ofByte offset: Int) -> ContinuousClock.Instant? {
+            state.withLock { $0.streamStart.map { $0 + .seconds(Double(offset) / bytesPerSecond) } }
+        }
     }
 
+    /// Every byte recorded, shared with the reading thread.
+    private final class Recording: Sendable {
+        let bytes = Mutex(Data())
+    }
+    /// Kept when asked (`keepsRecording`).
+    private let kept: Recording?
+
     /// Starts recording and waits until the monitor streams (silence, while nothing plays).
-    /// - Parameter latencyMilliseconds: the recording's latency; nil for the server's default,
+    /// - Parameters:
+    ///   - latencyMilliseconds: the recording's latency; nil for the server's default,
     ///   as `parec` records unasked. A recording at low latency keeps the null sink rendering in
     ///   steps that short: one at the default leaves the sink as the player alone makes it
     ///   (rendering up to 2 s ahead when no stream plays), but gets its bytes in bursts of up to
     ///   2 s, too late for `firstSound`; it is waited for until it is connected, not streaming.
-    public init(_ server: PulseAudioServer, latencyMilliseconds: Int? = 10, timeout: TimeInterval = 10) throws {
+    ///   - keepsRecording: keep every byte, for `recording`.
+    public init(
+        _ server: PulseAudioServer, latencyMilliseconds: Int? = 10, timeout: TimeInterval = 10,
+        keepsRecording: Bool = false
+    ) throws {
         guard let parec = PulseAudioServer.findExecutable("parec", searchPath: nil) else {
             throw TestSupportError("parec is not installed (package pulseaudio-utils)")
         }
@@ -588,6 +605,8 @@ public final class SinkMonitor: Sendable {
         self.firstSoundAt = firstSoundAt
         let silences = Silences()
         self.silences = silences
+        let kept = keepsRecording ? Recording() : nil
+        self.kept = kept
         bytesPerSecond = Double(server.sampleRate * server.channels * 2)
         let finished = finished
         let thread = Thread {
@@ -604,6 +623,7 @@ public final class SinkMonitor: Sendable {
                 total += count
                 firstSoundAt.read(at: now, total: total, soundOffset: sound)
                 silences.read(buffer[..<count])
+                kept?.bytes.withLock { $0.append(contentsOf: buffer[..<count]) }
             }
             try? output.fileHandleForReading.close()
             finished.open()
@@ -632,6 +652,12 @@ public final class SinkMonitor: Sendable {
 
     /// Seconds of silence recorded since the last sound (all of the recording before any).
     public var silenceSinceLastSound: Double { Double(silences.bytes.silenceSince) / bytesPerSecond }
+
+    /// What the sink played so far (s16le at the server's rate), when kept (`keepsRecording`).
+    public var recording: Data { kept?.bytes.withLock { $0 } ?? Data() }
+
+    /// When the byte at `offset` of `recording` reached the sink; nil before anything was recorded.
+    public func instant(ofByte offset: Int) -> ContinuousClock.Instant? { firstSoundAt.instant(ofByte: offset) }
 
     /// When the first sound reached the sink; nil while none has.
     public var firstSound: ContinuousClock.Instant? { firstSoundAt.instant }
