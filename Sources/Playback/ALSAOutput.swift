@@ -177,9 +177,9 @@ public final class ALSAOutput: AudioOutput {
         case SND_PCM_STATE_RUNNING: break
         // Not started: all that was written is still to play. (PulseAudio's plugin, asked for
         // its delay before a new stream has started, can wait for a timing report that never
-        // comes.) Past the fill, a device that did not start on its threshold never will (ALSA's
-        // `null`): as much as it takes.
-        case SND_PCM_STATE_PREPARED: return framesWritten < fillFrames ? fillFrames - framesWritten : bufferFrames
+        // comes.) A device that did not start once written past its threshold (a period) never
+        // will (ALSA's `null`, and the `file` plugin over it): as much as it takes.
+        case SND_PCM_STATE_PREPARED: return framesWritten < periodFrames ? fillFrames - framesWritten : bufferFrames
         case SND_PCM_STATE_XRUN:
             suspended = try recover(from: -EPIPE, during: "writing") || suspended
             return fillFrames
