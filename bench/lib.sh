@@ -107,6 +107,16 @@ NGINX
     die "nginx did not answer on 127.0.0.1:$2"
 }
 
+# stop_pulse_and_server: the clean-up at exit of a script that starts a sound server
+# (start_pulse) or a file server (serve_files): stops them, then bench_cleanup.
+stop_pulse_and_server() {
+    for pid in ${KEEPER_PID:-} ${SERVER_PID:-} ${PULSE_PID:-}; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    bench_cleanup
+}
+
 # start_pulse SINK: a private PulseAudio daemon (as in TestSupport.PulseAudioServer: no
 # default.pa, its own daemon.conf, runtime and state directories, no D-Bus, no real-time
 # scheduling) with a null sink SINK (a clocked sink: playback is paced in real time) at RATE Hz

@@ -44,14 +44,7 @@ done
 source "$BENCH_DIR/lib.sh"
 use_workdir "${LISTENING_WORK:-}" podcli-listening
 SERVER_PID= PULSE_PID= KEEPER_PID=
-cleanup() {
-    for pid in $KEEPER_PID $SERVER_PID $PULSE_PID; do
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-    bench_cleanup
-}
-trap cleanup EXIT
+trap stop_pulse_and_server EXIT
 
 mkdir -p "$BENCH_DIR/out"
 REPORT=$BENCH_DIR/out/listening-$(date +%Y-%m-%d-%H%M%S).txt

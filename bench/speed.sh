@@ -30,14 +30,7 @@ done
 source "$BENCH_DIR/lib.sh"
 use_workdir "${SPEED_WORK:-}" podcli-speed
 SERVER_PID= PULSE_PID= KEEPER_PID=
-cleanup() {
-    for pid in $KEEPER_PID $SERVER_PID $PULSE_PID; do
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-    bench_cleanup
-}
-trap cleanup EXIT
+trap stop_pulse_and_server EXIT
 REPORT=$WORK/report.txt
 build_podcli
 
