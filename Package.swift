@@ -47,7 +47,9 @@ let package = Package(
         // What a file is from its bytes: the audio sniffer, container checks, embedded pictures.
         .target(name: "AudioFormats"),
         .target(name: "Downloads", dependencies: ["AudioFormats", "CCurl", "CSystem", "Digest", "Strings", "Threads"]),
-        .target(name: "Feeds", dependencies: ["CXML", "CXMLShim", "Strings"]),
+        // An episode's chapters from every source, in one table.
+        .target(name: "Chapters"),
+        .target(name: "Feeds", dependencies: ["Chapters", "CXML", "CXMLShim", "Strings"]),
         .target(
             name: "Playback", dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA", "CSonic", "CEBUR128", "Threads"]),
         .target(name: "Terminal", dependencies: ["CSystem", "Strings"]),
@@ -60,7 +62,7 @@ let package = Package(
         .target(
             name: "PodcliKit",
             dependencies: [
-                "AudioFormats", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal",
+                "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal",
                 "AudioSession", "RemoteControl", "DesktopNotifications", "Threads", "CSystem",
             ]),
         .executableTarget(
@@ -81,6 +83,7 @@ let package = Package(
         .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "TestSupport"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport", "Threads"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
+        .testTarget(name: "ChaptersTests", dependencies: ["Chapters"]),
         // CMPG123: libmpg123's own picture reader is the reference for the embedded pictures of the corpus.
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "AudioFormats", "CMPG123", "TestSupport", "Threads"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),

@@ -1,3 +1,4 @@
+import Chapters
 /// What a feed says about a podcast and its episodes, read from RSS 2.0 (with the iTunes,
 /// Podcasting 2.0, Podlove Simple Chapters, Media RSS, content and Dublin Core namespaces) or Atom.
 public struct FeedDocument: Sendable, Equatable, Encodable {
@@ -84,14 +85,6 @@ public struct Enclosure: Sendable, Equatable, Encodable {
         self.length = length
         self.type = type
     }
-}
-
-public struct Chapter: Sendable, Equatable, Codable {
-    /// Seconds from the start.
-    public var start: Double
-    public var title: String
-    public var href: String?
-    public var image: String?
 }
 
 public struct Transcript: Sendable, Equatable, Codable {

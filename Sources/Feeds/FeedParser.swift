@@ -1,3 +1,4 @@
+import Chapters
 import FoundationEssentials
 import Strings
 
@@ -366,7 +367,7 @@ private struct DocumentBuilder {
     private mutating func addChapter(_ attributes: XMLAttributes) {
         guard let start = attributes["start"].flatMap(MediaDuration.offset) else { return }
         let chapter = Chapter(
-            start: start, title: collapsingWhitespace(attributes["title"] ?? ""), href: resolve(attributes["href"]),
+            start: start, title: collapsingWhitespace(attributes["title"] ?? ""), url: resolve(attributes["href"]),
             image: resolve(attributes["image"]))
         item?.chapters.append(chapter)
     }

@@ -124,7 +124,7 @@ import Testing
         try #require(chapters.count == 3)
         #expect(chapters.map(\.title) == ["Intro", "Two", "Three"])
         #expect(chapters.map(\.start) == [0, 62, 3723.4])
-        #expect(chapters[1].href == "https://x/two")
+        #expect(chapters[1].url == "https://x/two")
         #expect(chapters[2].image == "https://example.com/podcast/c.jpg")
     }
 

@@ -1,3 +1,4 @@
+import Chapters
 import EpisodeStore
 import Feeds
 import FoundationEssentials
@@ -119,7 +120,7 @@ public struct EpisodeReport: Encodable {
         kept = episode.isKept
         status = EpisodeLine.status(
             state: episode.state, removed: episode.removedAt != nil, played: playback.played, new: new)
-        chapters = Self.decode(episode.chaptersJSON)
+        chapters = EpisodeChapters.list(for: episode).chapters
         chaptersURL = episode.chaptersURL
         transcripts = Self.decode(episode.transcriptsJSON)
         persons = Self.decode(episode.personsJSON)
@@ -169,7 +170,7 @@ public struct EpisodeReport: Encodable {
         if !chapters.isEmpty {
             lines.append("")
             lines.append("Chapters:")
-            lines += chapters.map { "  \(Formatting.duration(seconds: Int($0.start)))  \($0.title)" }
+            lines += chapters.map { "  \(Formatting.duration(seconds: Int($0.start)))  \($0.title ?? "")" }
         }
         if let description {
             let text = PlainText.render(html: description, width: 78)
