@@ -134,40 +134,50 @@ public final class ALSAOutput: AudioOutput {
         return result
     }
 
-    public func write(_ pcm: UnsafeRawBufferPointer, waitingUpTo timeout: Double) throws(OutputError) -> WriteResult {
+    public func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> WriteResult {
         let frames = pcm.count / format.bytesPerFrame
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
         var written = 0
         var suspended = false
-        while written < frames {
-            // Not a few frames at a time: what fits of a quarter period at least, or all that is left.
-            let room = try roomUnderFill(suspended: &suspended)
-            if room >= min(frames - written, max(1, periodFrames / 4)) {
-                let result = snd_pcm_writei(
-                    self.pcm, pcm.baseAddress! + written * format.bytesPerFrame,
-                    snd_pcm_uframes_t(min(room, frames - written)))
-                if result > 0 {
-                    written += result
-                    framesWritten += result
-                    continue
-                }
-                if result < 0 && result != -EAGAIN {
-                    suspended = try recover(from: Int32(result), during: "writing") || suspended
-                    continue
-                }
+        var room = 0
+        // Twice at most: a write that finds the device run dry recovers it and writes again.
+        for _ in 0..<2 where written < frames {
+            room = try roomUnderFill(suspended: &suspended)
+            // Each write wakes the device (and a sound server's thread): once a refill's worth
+            // fits, it is filled to the top, over as many writes as that takes, and then left
+            // until a refill's worth fits again.
+            if room >= refillFrames { refilling = true }
+            guard refilling, room > 0 else { break }
+            let result = snd_pcm_writei(
+                self.pcm, pcm.baseAddress! + written * format.bytesPerFrame,
+                snd_pcm_uframes_t(min(room, frames - written)))
+            if result > 0 {
+                written += result
+                framesWritten += result
+                room -= result
+                break
             }
-            // Filled as far as wanted (or full): wait for the device to play some of it, as long
-            // as the caller allows. A sleep, not `snd_pcm_wait`: it wakes on the buffer's room,
-            // not on the fill.
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else { break }
-            let step = UInt64(max(1, periodFrames / 4)) * 1_000_000_000 / UInt64(format.sampleRate)
-            let nap = min(deadline - now, step)
-            var interval = timespec(tv_sec: Int(nap / 1_000_000_000), tv_nsec: Int(nap % 1_000_000_000))
-            nanosleep(&interval, nil)
+            if result == -EAGAIN { room = 0; break }
+            if result < 0 { suspended = try recover(from: Int32(result), during: "writing") || suspended }
         }
-        return WriteResult(frames: written, suspended: suspended)
+        if room <= 0 { refilling = false }
+        return WriteResult(frames: written, suspended: suspended, readyIn: written == frames ? 0 : secondsUntilRefill(room))
     }
+
+    /// How long the device takes to play enough that a refill fits, when `room` fits now: a
+    /// running device plays at its rate. One that has not started yet (a sound server opening
+    /// its stream) is looked at again a quarter period later.
+    private func secondsUntilRefill(_ room: Int) -> Double {
+        guard snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING else {
+            return Double(max(1, periodFrames / 4)) / Double(format.sampleRate)
+        }
+        return max(0.001, Double(refillFrames - max(0, room)) / Double(format.sampleRate))
+    }
+
+    /// What a write waits to have room for before it fills the device again: half the fill, so
+    /// the device is woken about twice per fill and never holds less than half of it.
+    private var refillFrames: Int { max(1, fillFrames / 2) }
+    /// Filling to the top: a refill's worth fitted, and the fill has not been reached since.
+    private var refilling = false
 
     /// Frames `write` may add now: up to `fillFrames` unheard. A running device found with
     /// (nearly) nothing left, or playing nothing for two periods, has run dry: the fill becomes
@@ -253,6 +263,7 @@ public final class ALSAOutput: AudioOutput {
     /// The device was prepared again: it starts over, from nothing written.
     private func restartCounting() {
         framesWritten = 0
+        refilling = false
         lastProgress = nil
     }
 

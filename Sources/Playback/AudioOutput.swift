@@ -1,10 +1,10 @@
 /// Where decoded PCM goes: a sound device, opened for one `AudioFormat`.
 ///
 /// The contract the player relies on (after mpv's `ao` drivers):
-/// - `write` waits for room (a real device paces playback this way), but never longer than it is
-///   told: a device that stalls (a sound server waking up) must not keep the player from its
-///   commands. It says how many frames were accepted (the rest is written next time), and
-///   whether the system suspended the device meanwhile (it has been resumed).
+/// - `write` never waits: it takes what fits now and says how many frames it accepted (the rest
+///   is written next time), how long until the device will take more (a real device paces
+///   playback this way: the player waits for that on its command queue, so a command is carried
+///   out at once), and whether the system suspended the device meanwhile (it has been resumed).
 /// - Sound starts once a little has been written (a period, not a whole buffer): within about
 ///   50 ms of the first write after opening, a seek or a resume that dropped the buffer.
 /// - `pause` stops the sound now. A device that cannot hold its buffer drops it and says how
@@ -15,7 +15,7 @@ public protocol AudioOutput: AnyObject {
     var format: AudioFormat { get }
     /// The device's name, as the user would give it to `--device`.
     var deviceName: String { get }
-    func write(_ pcm: UnsafeRawBufferPointer, waitingUpTo timeout: Double) throws(OutputError) -> WriteResult
+    func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> WriteResult
     func pause() throws(OutputError) -> PauseEffect
     func resume() throws(OutputError)
     func discard()
@@ -30,10 +30,13 @@ public struct WriteResult: Equatable, Sendable {
     public var frames: Int
     /// The system suspended the device meanwhile; it has been resumed.
     public var suspended: Bool
+    /// Seconds until the device will take more of what was not accepted (0: all was).
+    public var readyIn: Double
 
-    public init(frames: Int, suspended: Bool = false) {
+    public init(frames: Int, suspended: Bool = false, readyIn: Double = 0) {
         self.frames = frames
         self.suspended = suspended
+        self.readyIn = readyIn
     }
 }
 

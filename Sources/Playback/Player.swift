@@ -49,12 +49,9 @@ public final class Player {
     /// When to try a busy device again, and the delay after that (doubling up to a cap).
     private var busyRetry: (at: DispatchTime, delay: Double)?
 
-    /// Frames per write: small enough that a key takes effect within ~50 ms.
+    /// Media frames decoded at a time at 1×, and as many more as the speed plays in the same
+    /// time (so the device is written as often at any speed): about 46 ms of sound at 44.1 kHz.
     static let chunkFrames = 2048
-    /// The longest a write waits for the device to make room before the loop looks at its
-    /// commands again: a device that stalls (a sound server starting a stream) cannot hold a
-    /// command back for longer.
-    static let writeWait = 0.025
     /// Seconds of media between periodic reports while playing (redraws, position saves): at 3×
     /// a report comes every 1/12 s, so a save counted in media time is never late.
     static let reportInterval = 0.25
@@ -95,7 +92,8 @@ public final class Player {
     ///   the device cannot be opened at all. `position` stays valid for saving.
     public func play(report: (PlayerStatus) -> Void) throws -> StopReason {
         let buffer = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: Self.chunkFrames * decoder.format.bytesPerFrame, alignment: 16)
+            byteCount: Self.chunkFrames(at: PlaybackSpeed.range.upperBound) * decoder.format.bytesPerFrame,
+            alignment: 16)
         defer { buffer.deallocate() }
         var lastReport = DispatchTime.now()
         func send(_ event: PlayerEvent?) {
@@ -109,8 +107,10 @@ public final class Player {
             // Paused, or a stream waiting for its download: sleep until a command comes or there
             // is something to do, so keys work all the while.
             // Everything before the sleep timer's deadline written, until the device has played it.
+            // Playing, until the device has room for what it did not take: a command wakes it.
             let wait =
-                engine.isPaused ? waitWhilePaused : decoder.isWaitingForData ? 0.05 : sleepsAfterWritten ? 0.02 : 0
+                engine.isPaused
+                ? waitWhilePaused : decoder.isWaitingForData ? 0.05 : sleepsAfterWritten ? 0.02 : pending == nil ? 0 : deviceReadyIn
             // In the order they came. Once one ends the episode, the rest are for what plays
             // next (`next` then `prev` must not become a `prev` of this episode, then `next`),
             // but a quit or a signal still makes the stop stronger.
@@ -164,14 +164,17 @@ public final class Player {
     /// anything new is decoded. Forgotten whenever the decoder is moved (a seek, a drop, a lost
     /// device): they are decoded again.
     private var pending: UnsafeRawBufferPointer?
+    /// Seconds until the device takes more of `pending`, as the last write said.
+    private var deviceReadyIn = 0.0
     /// Media frames decoded and filtered but not written yet: what `pending` carries the media
     /// further (with what the filters still hold, or gave out for).
     private var unwrittenMedia = 0
 
     /// Decodes and filters the next chunk (at most what `--for` leaves), unless part of the last
-    /// one is still to be written, and writes it, waiting for room no longer than `writeWait`;
-    /// tells the engine when the episode or the limit ends, and when the device is busy or gone.
+    /// one is still to be written, and writes what the device takes now; tells the engine when
+    /// the episode or the limit ends, and when the device is busy or gone.
     private func feedOutput(from buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws {
+        deviceReadyIn = 0
         if pending == nil {
             guard !decoder.isWaitingForData, !sleepsAfterWritten, try openOutput(send) != nil else { return }
             guard let filtered = try decode(into: buffer, send), !filtered.isEmpty else { return }
@@ -180,7 +183,7 @@ public final class Player {
         guard let chunk = pending, let output = try openOutput(send) else { return }
         var result = WriteResult(frames: 0)
         let delivered = try using(output, send) { output throws(OutputError) in
-            result = try output.write(chunk, waitingUpTo: Self.writeWait)
+            result = try output.write(chunk)
         }
         guard delivered else {
             // Whatever of this chunk did not reach the device is decoded again after a resume.
@@ -199,6 +202,7 @@ public final class Player {
         clock.wrote(deviceFrames: result.frames, mediaFrames: media, deviceHolding: output.unplayedFrames)
         let rest = chunk.dropFirst(result.frames * outputFormat.bytesPerFrame)
         pending = rest.isEmpty ? nil : UnsafeRawBufferPointer(rebasing: rest)
+        deviceReadyIn = result.readyIn
         if result.suspended {
             // The system slept and the device has been resumed: an interruption that has ended.
             try handle(.interruptionBegan(.systemSleep), send)
@@ -213,7 +217,7 @@ public final class Player {
     {
         // What the filters hold is decoded too: it plays once they give it out (or drain).
         let frames = min(
-            Self.chunkFrames, limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia - filters.latency } ?? .max)
+            Self.chunkFrames(at: engine.speed), limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia - filters.latency } ?? .max)
         guard frames > 0 else { return drainFilters(then: .limitReached) }
         let count: Int
         do {
@@ -242,6 +246,8 @@ public final class Player {
         unwrittenMedia += count / decoder.format.bytesPerFrame + latency - filters.latency
         return filtered
     }
+
+    static func chunkFrames(at speed: Double) -> Int { Int(Double(chunkFrames) * max(1, speed)) }
 
     /// At the end (or the limit), what the filters still hold; once they hold nothing, the
     /// episode is over for `reason`.

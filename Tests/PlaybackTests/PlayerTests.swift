@@ -36,8 +36,8 @@ struct PlayerTests {
         var deviceName: String { device.deviceName }
         var unplayedFrames: Int { device.unplayedFrames }
 
-        func write(_ pcm: UnsafeRawBufferPointer, waitingUpTo timeout: Double) throws(OutputError) -> WriteResult {
-            let result = try device.write(pcm, waitingUpTo: timeout)
+        func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> WriteResult {
+            let result = try device.write(pcm)
             writes += 1
             framesWritten += result.frames
             onWrite(self)
@@ -132,13 +132,13 @@ struct PlayerTests {
 
         var unplayedFrames: Int { writes < failAfterWrites ? 0 : unplayed }
 
-        func write(_ pcm: UnsafeRawBufferPointer, waitingUpTo timeout: Double) throws(OutputError) -> WriteResult {
+        func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> WriteResult {
             guard writes < failAfterWrites, let device else {
                 device = nil
                 throw .deviceLost(name: deviceName, reason: "No such device")
             }
             writes += 1
-            let result = try device.write(pcm, waitingUpTo: timeout)
+            let result = try device.write(pcm)
             framesAccepted += result.frames
             return result
         }
@@ -196,9 +196,9 @@ struct PlayerTests {
             var format: AudioFormat { device.format }
             var deviceName: String { device.deviceName }
             var unplayedFrames: Int { device.unplayedFrames }
-            func write(_ pcm: UnsafeRawBufferPointer, waitingUpTo timeout: Double) throws(OutputError) -> WriteResult {
+            func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> WriteResult {
                 writes += 1
-                var result = try device.write(pcm, waitingUpTo: timeout)
+                var result = try device.write(pcm)
                 result.suspended = result.suspended || writes == 5
                 return result
             }
