@@ -46,6 +46,8 @@ public struct Episode: Equatable, Sendable {
     public let lastError: String?
     /// The item's own itunes:author (the podcast's is its feed's).
     public let author: String?
+    /// Starred by the user (`podcli star`, schema 10).
+    public let isStarred: Bool
 
     /// What a query of whole episodes selects, from `episodes` joined to `texts` (`withTexts`).
     static let columns = """
@@ -54,14 +56,14 @@ public struct Episode: Equatable, Sendable {
         enclosure_length, episodes.link,
         texts.description, episodes.image_url, episode_number, season_number, episode_type, texts.chapters,
         chapters_url, texts.transcripts, texts.persons, in_feed, is_new, kept, removed_at, episodes.last_error,
-        episodes.author
+        episodes.author, episodes.starred
         """
 
     /// The join that brings an episode's long texts (kept in a table of their own) to `columns`.
     static let withTexts = "LEFT JOIN episode_texts AS texts ON texts.episode_id = episodes.id"
 
     /// How many values `columns` selects: a query's own columns follow them.
-    static let columnCount = 31
+    static let columnCount = 32
 
     init(row: Row) {
         id = Int(row.int(0)!)
@@ -95,6 +97,7 @@ public struct Episode: Equatable, Sendable {
         removedAt = row.int(28).map(Int.init)
         lastError = row.string(29)
         author = row.string(30)
+        isStarred = row.int(31) == 1
     }
 }
 

@@ -5,6 +5,7 @@ public struct EpisodeFilter: Sendable {
     public var onlyNew = false
     public var onlyDownloaded = false
     public var onlyPlayed = false
+    public var onlyStarred = false
     /// Words to look for (`SearchQuery`): episodes whose title, podcast name or description has
     /// every word (or a word beginning with it), best match first.
     public var search: String?
@@ -12,7 +13,9 @@ public struct EpisodeFilter: Sendable {
     public init() {}
 
     /// True when the filter leaves some episodes out.
-    public var isFiltered: Bool { feedID != nil || onlyNew || onlyDownloaded || onlyPlayed || search != nil }
+    public var isFiltered: Bool {
+        feedID != nil || onlyNew || onlyDownloaded || onlyPlayed || onlyStarred || search != nil
+    }
 }
 
 /// The part of a listing to read: `limit` episodes after the first `offset` (all of the rest when

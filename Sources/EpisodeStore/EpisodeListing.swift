@@ -19,6 +19,7 @@ public struct EpisodeListing: Equatable, Sendable {
     public let positionMilliseconds: Int
     public let isNew: Bool
     public let isKept: Bool
+    public let isStarred: Bool
     public let removedAt: Int?
     public let lastError: String?
     /// What its audio is said to be, for the FORMAT column.
@@ -33,7 +34,8 @@ public struct EpisodeListing: Equatable, Sendable {
         \(EpisodeMeasurement.lengthMilliseconds) AS duration_ms,
         (SELECT sum(size) FROM files WHERE episode_id = episodes.id) AS file_size,
         coalesce(playback.played, 0) AS played, coalesce(playback.position_ms, 0) AS position_ms,
-        episodes.is_new AS is_new, episodes.kept AS kept, episodes.removed_at AS removed_at,
+        episodes.is_new AS is_new, episodes.kept AS kept, episodes.starred AS starred,
+        episodes.removed_at AS removed_at,
         episodes.last_error AS last_error,
         (SELECT content_type FROM files WHERE episode_id = episodes.id ORDER BY id LIMIT 1) AS file_type,
         episodes.enclosure_type AS enclosure_type
@@ -61,6 +63,7 @@ public struct EpisodeListing: Equatable, Sendable {
         positionMilliseconds = Int(row.int("position_ms") ?? 0)
         isNew = row.int("is_new") == 1
         isKept = row.int("kept") == 1
+        isStarred = row.int("starred") == 1
         removedAt = row.int("removed_at").map(Int.init)
         lastError = row.string("last_error")
         mediaTypeHint = MediaTypeHint(

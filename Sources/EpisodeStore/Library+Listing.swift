@@ -4,8 +4,8 @@ extension Library {
     /// search best match first. Memory stays the same whatever the count.
     ///
     /// Each query starts from what it can find through an index without reading other episodes:
-    /// the search index, the played, new or downloaded episodes (partial indexes of schema 6), a
-    /// feed's episodes, or the newest of all, read in the order shown.
+    /// the search index, the played, starred, new or downloaded episodes (partial indexes of
+    /// schemas 6 and 10), a feed's episodes, or the newest of all, read in the order shown.
     public func forEachListing(
         _ filter: EpisodeFilter, page: ListingPage = .all, _ body: (EpisodeListing) -> Bool
     ) throws(StoreError) {
@@ -97,6 +97,9 @@ struct ListingQuery {
             from = "playback_state AS playback CROSS JOIN episodes ON episodes.id = playback.episode_id "
                 + EpisodeListing.feedJoin
             order = newest
+        } else if filter.onlyStarred {
+            from = "episodes INDEXED BY episodes_starred " + joins
+            order = newest
         } else if filter.onlyNew {
             from = "episodes INDEXED BY episodes_new " + joins
             order = newest
@@ -115,6 +118,7 @@ struct ListingQuery {
         if filter.onlyNew { conditions.append("episodes.is_new = 1 AND coalesce(playback.played, 0) = 0") }
         if filter.onlyDownloaded { conditions.append("episodes.state = 'downloaded'") }
         if filter.onlyPlayed { conditions.append("playback.played = 1") }
+        if filter.onlyStarred { conditions.append("episodes.starred = 1") }
         self.conditions = conditions
         self.values = values
     }

@@ -21,7 +21,8 @@ extension Library {
     }
 
     /// Appends `episodes` to the end of the queue, in the order given, in one transaction. An
-    /// episode already queued keeps its place.
+    /// episode already queued keeps its place. (Schema 10 keeps the ordinals 1 to the count: the
+    /// largest plus one is the end.)
     /// - Returns: how many episodes were added.
     /// - Throws: `StoreError.episodeNotFound` when one of them is no longer in the library (another
     ///   podcli removed it); then nothing is added.
@@ -46,7 +47,82 @@ extension Library {
         return added
     }
 
-    /// Takes `episode` out of the queue.
+    /// Puts `episodes` at the front of the queue, in the order given, ahead of the rest, in one
+    /// transaction; one already queued is moved there. The episodes after them move down.
+    /// - Returns: the numbers of those added (the others were queued, and moved).
+    /// - Throws: `StoreError.episodeNotFound` when one of them is no longer in the library; then
+    ///   nothing changes.
+    @discardableResult
+    public func enqueueNext(_ episodes: [Episode]) throws(StoreError) -> Set<Int> {
+        var added = Set<Int>()
+        try transaction { () throws(StoreError) in
+            let now = Library.now
+            for (offset, episode) in episodes.enumerated() {
+                let position = offset + 1
+                if let current = try queuePosition(of: episode) {
+                    try shiftQueue(from: current, to: position, episode: episode)
+                    continue
+                }
+                guard try !database.rows("SELECT 1 FROM episodes WHERE id = ?", [SQLValue(episode.id)]).isEmpty else {
+                    throw .episodeNotFound("\(episode.id)")
+                }
+                try database.run("UPDATE queue SET ordinal = ordinal + 1 WHERE ordinal >= ?", [SQLValue(position)])
+                try database.run(
+                    "INSERT INTO queue (episode_id, ordinal, added_at) VALUES (?, ?, ?)",
+                    [SQLValue(episode.id), SQLValue(position), SQLValue(now)])
+                added.insert(episode.id)
+            }
+        }
+        return added
+    }
+
+    /// What moving an episode in the queue came to.
+    public enum QueueMove: Equatable, Sendable {
+        /// From one position to another (1-based; the same when it was there already).
+        case moved(from: Int, to: Int)
+        case notQueued
+        /// The position is not one of the queue's, 1 to `count`.
+        case outOfRange(count: Int)
+    }
+
+    /// Moves `episode` to `position` (1-based) in the queue, in one transaction: the episodes
+    /// between its old place and its new one move by one to make room.
+    public func moveInQueue(_ episode: Episode, to position: Int) throws(StoreError) -> QueueMove {
+        var result = QueueMove.notQueued
+        try transaction { () throws(StoreError) in
+            guard let current = try queuePosition(of: episode) else { return }
+            let count = Int(try database.rows("SELECT count(*) FROM queue")[0].int(0) ?? 0)
+            guard (1...count).contains(position) else {
+                result = .outOfRange(count: count)
+                return
+            }
+            try shiftQueue(from: current, to: position, episode: episode)
+            result = .moved(from: current, to: position)
+        }
+        return result
+    }
+
+    /// Where `episode` is in the queue (1-based: schema 10 keeps the ordinals so), if queued.
+    private func queuePosition(of episode: Episode) throws(StoreError) -> Int? {
+        try database.rows("SELECT ordinal FROM queue WHERE episode_id = ?", [SQLValue(episode.id)]).first
+            .flatMap { $0.int(0) }.map(Int.init)
+    }
+
+    /// Moves the queued `episode` from position `from` to `to`, the ones between by one the
+    /// other way: the positions stay 1 to the count.
+    private func shiftQueue(from: Int, to: Int, episode: Episode) throws(StoreError) {
+        guard from != to else { return }
+        if from < to {
+            try database.run(
+                "UPDATE queue SET ordinal = ordinal - 1 WHERE ordinal > ? AND ordinal <= ?", [SQLValue(from), SQLValue(to)])
+        } else {
+            try database.run(
+                "UPDATE queue SET ordinal = ordinal + 1 WHERE ordinal >= ? AND ordinal < ?", [SQLValue(to), SQLValue(from)])
+        }
+        try database.run("UPDATE queue SET ordinal = ? WHERE episode_id = ?", [SQLValue(to), SQLValue(episode.id)])
+    }
+
+    /// Takes `episode` out of the queue; the ones after it move up (schema 10's trigger).
     /// - Returns: false if it was not queued.
     @discardableResult
     public func dequeue(_ episode: Episode) throws(StoreError) -> Bool {
