@@ -70,7 +70,9 @@ extension Library {
         var changed = Set<Int>()
         try transaction { () throws(StoreError) in
             for episode in episodes {
-                guard let row = try database.rows("SELECT starred FROM episodes WHERE id = ?", [SQLValue(episode.id)]).first
+                guard
+                    let row = try database.rows("SELECT starred FROM episodes WHERE id = ?", [SQLValue(episode.id)])
+                        .first
                 else { throw .episodeNotFound("\(episode.id)") }
                 guard (row.int(0) == 1) != starred else { continue }
                 try database.run(

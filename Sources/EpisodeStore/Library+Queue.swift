@@ -114,10 +114,12 @@ extension Library {
         guard from != to else { return }
         if from < to {
             try database.run(
-                "UPDATE queue SET ordinal = ordinal - 1 WHERE ordinal > ? AND ordinal <= ?", [SQLValue(from), SQLValue(to)])
+                "UPDATE queue SET ordinal = ordinal - 1 WHERE ordinal > ? AND ordinal <= ?",
+                [SQLValue(from), SQLValue(to)])
         } else {
             try database.run(
-                "UPDATE queue SET ordinal = ordinal + 1 WHERE ordinal >= ? AND ordinal < ?", [SQLValue(to), SQLValue(from)])
+                "UPDATE queue SET ordinal = ordinal + 1 WHERE ordinal >= ? AND ordinal < ?",
+                [SQLValue(to), SQLValue(from)])
         }
         try database.run("UPDATE queue SET ordinal = ? WHERE episode_id = ?", [SQLValue(to), SQLValue(episode.id)])
     }

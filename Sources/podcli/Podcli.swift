@@ -16,6 +16,7 @@ enum Podcli {
         ResumeButton.self, ToggleButton.self, StopButton.self, NextButton.self, PreviousButton.self, Seek.self,
         SeekTo.self, Volume.self, Speed.self, Sleep.self, Show.self, Keep.self, Unkeep.self, Remove.self, Verify.self, Configure.self,
         Unsubscribe.self, Import.self, Export.self, Inspect.self,
+        Mark.self, Star.self, Unstar.self,
         // Hidden: run by podcli itself.
         NotifyNew.self, RenderArtwork.self,
     ]

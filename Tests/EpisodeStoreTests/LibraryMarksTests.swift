@@ -78,7 +78,9 @@ import Testing
     @Test func markingUnplayedClearsPlayedAndThePosition() throws {
         let library = try makeLibrary()
         try subscribe("Show", days: [1, 2, 3], in: library)
-        let (one, two, three) = try (episode("Show 1", in: library), episode("Show 2", in: library), episode("Show 3", in: library))
+        let (one, two, three) = try (
+            episode("Show 1", in: library), episode("Show 2", in: library), episode("Show 3", in: library)
+        )
         try library.markPlayed(one)
         try library.setPlaybackState(PlaybackState(positionMilliseconds: 5_000, played: false), of: two)
         var selection = EpisodeSelection()
@@ -125,7 +127,9 @@ import Testing
     @Test func starringSaysWhichChangedAndTheStarredAreListed() throws {
         let library = try makeLibrary()
         try subscribe("Show", days: [1, 2, 3], in: library)
-        let (one, two, three) = try (episode("Show 1", in: library), episode("Show 2", in: library), episode("Show 3", in: library))
+        let (one, two, three) = try (
+            episode("Show 1", in: library), episode("Show 2", in: library), episode("Show 3", in: library)
+        )
 
         #expect(try library.setStarred(true, of: [one, three]) == [one.id, three.id])
         #expect(try library.setStarred(true, of: [three, two]) == [two.id])

@@ -204,7 +204,8 @@ import Testing
                     """)
             }
             // Schema 3 left gaps where episodes were taken out.
-            try database.execute("INSERT INTO queue (episode_id, ordinal, added_at) VALUES (3, 2, 0), (1, 7, 0), (2, 9, 0)")
+            try database.execute(
+                "INSERT INTO queue (episode_id, ordinal, added_at) VALUES (3, 2, 0), (1, 7, 0), (2, 9, 0)")
         }
         let library = try makeLibrary()
         #expect(try library.queue().map(\.title) == ["Old 3", "Old 1", "Old 2"])

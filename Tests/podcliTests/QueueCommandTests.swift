@@ -73,10 +73,11 @@ import Testing
         #expect(ls.status == 0, "\(ls)")
         #expect(
             ls.stdout == """
-                ID  STATE           LENGTH  FEED      TITLE
-                \(two)   not downloaded  30:00   The Show  Episode 2
-                \(three)   downloaded      0:01    The Show  Episode 3
-                \(one)   not downloaded  30:00   The Show  Episode 1
+                #  ID  STATE           LENGTH  LEFT   FEED      TITLE
+                1  \(two)   not downloaded  30:00   30:00  The Show  Episode 2
+                2  \(three)   downloaded      0:01    0:01   The Show  Episode 3
+                3  \(one)   not downloaded  30:00   30:00  The Show  Episode 1
+                Time left: 1:00:01 (3 episodes)
 
                 """)
 
@@ -87,6 +88,108 @@ import Testing
         #expect(queue.allSatisfy { $0["feed"] as? String == "The Show" })
         #expect(queue.map { ($0["duration"] as? Double).map { $0 >= 1800 } } == [true, false, true])
         #expect(queue.map { $0["size"] is Int } == [false, true, false], "only Episode 3 has a file")
+    }
+
+    @Test func addingNextPutsEpisodesAheadOfTheRestAndMovesAQueuedOne() throws {
+        let show = try Show()
+        let (one, two, three) = (show.ids[1]!, show.ids[2]!, show.ids[3]!)
+        #expect(try show.run(["queue", "add", "\(one)", "\(two)"]).status == 0)
+
+        let next = try show.run(["queue", "add", "--next", "\(three)", "\(two)"])
+        #expect(next.status == 0, "\(next)")
+        #expect(next.stdout == "Queued #\(three) Episode 3 to play next\nMoved #\(two) Episode 2 to play next\n")
+        #expect(next.stderr.isEmpty)
+        #expect(try show.queuedTitles() == ["Episode 3", "Episode 2", "Episode 1"])
+
+        let unknown = try show.run(["queue", "add", "--next", "\(one)", "999"])
+        #expect(unknown.status == 66, "\(unknown)")
+        #expect(try show.queuedTitles() == ["Episode 3", "Episode 2", "Episode 1"], "nothing moved")
+    }
+
+    @Test func movingPutsAnEpisodeAtAPlaceAndTheOthersMakeRoom() throws {
+        let show = try Show()
+        let (one, two, three) = (show.ids[1]!, show.ids[2]!, show.ids[3]!)
+        #expect(try show.run(["queue", "add", "\(one)", "\(two)", "\(three)"]).status == 0)
+
+        let move = try show.run(["queue", "move", "\(three)", "1"])
+        #expect(move.status == 0, "\(move)")
+        #expect(move.stdout == "Moved #\(three) Episode 3 from 3 to 1 in the queue\n")
+        #expect(move.stderr.isEmpty)
+        #expect(try show.queuedTitles() == ["Episode 3", "Episode 1", "Episode 2"])
+        #expect(
+            try show.run(["queue", "move", "\(three)", "2"]).stdout
+                == "Moved #\(three) Episode 3 from 1 to 2 in the queue\n")
+        #expect(try show.run(["queue", "move", "\(three)", "2"]).stdout == "#\(three) is already at 2 in the queue\n")
+        #expect(try show.queuedTitles() == ["Episode 1", "Episode 3", "Episode 2"])
+        // The # column is the place to move to.
+        #expect(
+            try show.run(["queue", "ls"]).stdout.split(separator: "\n").dropFirst().prefix(3).map { $0.prefix(1) } == [
+                "1", "2", "3",
+            ])
+    }
+
+    @Test func aMoveOutOfTheQueueOrPastItsEndChangesNothing() throws {
+        let show = try Show()
+        let (one, two, three) = (show.ids[1]!, show.ids[2]!, show.ids[3]!)
+        #expect(try show.run(["queue", "add", "\(one)", "\(two)"]).status == 0)
+
+        let past = try show.run(["queue", "move", "\(one)", "3"])
+        #expect(past.status == 64, "\(past)")
+        #expect(past.stdout.isEmpty)
+        #expect(past.stderr == "podcli: no position 3 in a queue of 2 episodes: give 1 to 2\n")
+        for position in ["0", "-1", "two"] {
+            let bad = try show.run(["queue", "move", "\(one)", position])
+            #expect(bad.status == 64, "\(position): \(bad)")
+            #expect(
+                bad.stderr.hasPrefix(
+                    "podcli: invalid value '\(position)' for '<position>': expected a position, 1 or more\n"
+                        + "Usage: podcli queue move"), "\(bad)")
+        }
+        let notQueued = try show.run(["queue", "move", "\(three)", "1"])
+        #expect(notQueued.status == 66, "\(notQueued)")
+        #expect(notQueued.stderr == "podcli: #\(three) is not in the queue (see 'podcli queue ls')\n")
+        let unknown = try show.run(["queue", "move", "999", "1"])
+        #expect(unknown.status == 66, "\(unknown)")
+        #expect(unknown.stderr == "podcli: no episode '999': give its number or a UUID prefix (see 'podcli list')\n")
+        #expect(try show.queuedTitles() == ["Episode 1", "Episode 2"])
+    }
+
+    @Test func theTimeLeftIsEachEpisodesAtItsFeedsSpeed() throws {
+        let w = try FeedCommandTests.World()
+        var long = w.item(1, in: "slow")
+        long.duration = "1:00:00"
+        let slow = try w.serve("slow.xml", FeedCommandTests.rss(title: "Slow Show", items: [long]))
+        var short = w.item(1, in: "fast")
+        short.duration = "20:00"
+        let fast = try w.serve(
+            "fast.xml", FeedCommandTests.rss(title: "Fast Show", items: [w.item(2, in: "fast"), short]))
+        for url in [slow, fast] { #expect(try w.t.run(["fetch", url]).status == 0) }
+        let set = try w.t.run(["config", "set", "speed", "2", "--feed", "Fast"])
+        #expect(set.status == 0, "\(set)")
+        let episodes = try w.episodes()
+        let ids = try [("Slow Show", "Episode 1"), ("Fast Show", "Episode 1"), ("Fast Show", "Episode 2")].map {
+            feed, title in
+            "\(try #require(episodes.first { $0["feed"] as? String == feed && $0["title"] as? String == title }?["id"] as? Int))"
+        }
+        #expect(try w.t.run(["queue", "add", ids[0], ids[1], ids[2]]).status == 0)
+
+        // 60:00 at 1x, then 20:00 and 30:00 at 2x.
+        let ls = try w.t.run(["queue", "ls"])
+        #expect(ls.status == 0, "\(ls)")
+        #expect(
+            ls.stdout == """
+                #  ID  STATE           LENGTH   SPEED  LEFT     FEED       TITLE
+                1  \(ids[0])   not downloaded  1:00:00  1x     1:00:00  Slow Show  Episode 1
+                2  \(ids[1])   not downloaded  20:00    2x     10:00    Fast Show  Episode 1
+                3  \(ids[2])   not downloaded  30:00    2x     15:00    Fast Show  Episode 2
+                Time left: 1:25:00 (3 episodes)
+
+                """)
+        let json =
+            try JSONSerialization.jsonObject(with: try w.t.run(["queue", "ls", "--json"]).stdoutData)
+            as? [[String: Any]]
+        #expect(json?.map { $0["speed"] as? Double } == [1, 2, 2])
+        #expect(json?.map { $0["left"] as? Double } == [3_600, 600, 900])
     }
 
     @Test func episodesAreNamedByNumberOrUUIDPrefix() throws {

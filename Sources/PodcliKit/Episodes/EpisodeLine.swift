@@ -24,11 +24,13 @@ public struct EpisodeLine: Encodable {
     public let url: String
     /// Kept from sync's retention (`podcli keep`).
     public let kept: Bool
+    /// Starred by the user (`podcli star`).
+    public let starred: Bool
     /// Why the last download failed or stopped (as `show --json`'s).
     public let lastError: String?
 
     public enum CodingKeys: String, CodingKey {
-        case id, uuid, feed, title, state, status, new, played, position, duration, size, format, url, kept
+        case id, uuid, feed, title, state, status, new, played, position, duration, size, format, url, kept, starred
         case feedID = "feed_id"
         case publishedAt = "published_at"
         case lastError = "last_error"
@@ -50,6 +52,7 @@ public struct EpisodeLine: Encodable {
         format = EpisodeFormat.name(listing.mediaTypeHint)
         url = listing.sourceURL
         kept = listing.isKept
+        starred = listing.isStarred
         lastError = listing.lastError
         status = Self.status(
             state: listing.state, removed: listing.removedAt != nil, played: listing.played, new: new)

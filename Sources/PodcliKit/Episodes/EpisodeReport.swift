@@ -56,6 +56,8 @@ public struct EpisodeReport: Encodable {
     public let inFeed: Bool
     /// Kept from sync's retention (`podcli keep`).
     public let kept: Bool
+    /// Starred by the user (`podcli star`).
+    public let starred: Bool
     public let chapters: [Chapter]
     public let chaptersURL: String?
     public let transcripts: [Transcript]
@@ -63,6 +65,7 @@ public struct EpisodeReport: Encodable {
 
     public enum CodingKeys: String, CodingKey {
         case id, uuid, title, state, status, url, path, size, format, sha256, mode, protection, position, played, kept
+        case starred
         case feed, guid, duration, link, description, episode, season, new, chapters, transcripts, persons
         case chaptersURL = "chapters_url"
         case feedID = "feed_id"
@@ -118,6 +121,7 @@ public struct EpisodeReport: Encodable {
         new = episode.isNew && !playback.played
         inFeed = episode.inFeed
         kept = episode.isKept
+        starred = episode.isStarred
         status = EpisodeLine.status(
             state: episode.state, removed: episode.removedAt != nil, played: playback.played, new: new)
         chapters = EpisodeChapters.list(for: episode).chapters
@@ -149,7 +153,11 @@ public struct EpisodeReport: Encodable {
             pairs.append(("Episode", "\(episode)"))
         }
         pairs += [
-            ("State", (state == "new" ? "not downloaded" : state) + (new ? ", new" : "")), ("URL", url),
+            (
+                "State",
+                (state == "new" ? "not downloaded" : state) + (new ? ", new" : "") + (starred ? ", starred" : "")
+            ),
+            ("URL", url),
             ("Protection", protection),
         ]
         if let format { pairs.append(("Format", format)) }

@@ -22,6 +22,12 @@ public struct Listening: Sendable {
         byFeed = config.policies(of: feeds).mapValues(\.listening)
     }
 
+    /// The configuration's settings, reading the subscriptions only when a feed section may set them.
+    /// - Throws: `StoreError` when the subscriptions cannot be read.
+    public init(config: Config, library: Library) throws {
+        self.init(config: config, feeds: config.feedSections.isEmpty ? [] : try library.subscriptions())
+    }
+
     /// The settings `episode` plays with.
     public func settings(for episode: Episode) -> ListeningSettings { settings(forFeed: episode.feedID) }
 

@@ -20,6 +20,7 @@ enum List: Command {
     static let new = Flag("new", help: "Only new episodes (not yet played).")
     static let downloaded = Flag("downloaded", help: "Only downloaded episodes.")
     static let played = Flag("played", help: "Only played episodes.")
+    static let starred = Flag("starred", help: "Only starred episodes ('podcli star').")
     static let json = Flag("json", help: "Print the episodes as a JSON array.")
 
     static let spec = CommandSpec(
@@ -29,7 +30,7 @@ enum List: Command {
             next page and --all every one. Lines are printed as they are read, so 'list --all | head' \
             stops early.
             """,
-        positionals: [feed], options: [search, limit, offset], flags: [all, new, downloaded, played, json])
+        positionals: [feed], options: [search, limit, offset], flags: [all, new, downloaded, played, starred, json])
 
     /// What a page holds unless told otherwise.
     static let pageSize = 50
@@ -42,6 +43,7 @@ enum List: Command {
         filter.onlyNew = arguments[new]
         filter.onlyDownloaded = arguments[downloaded]
         filter.onlyPlayed = arguments[played]
+        filter.onlyStarred = arguments[starred]
         filter.search = arguments[search]
 
         var shown = 0

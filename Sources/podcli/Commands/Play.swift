@@ -69,8 +69,7 @@ enum Play: Command {
         }
         let config = try context.config()
         let library = try context.library()
-        // Feed sections can set the listening settings: the subscriptions are read only then.
-        var settings = Listening(config: config, feeds: config.feedSections.isEmpty ? [] : try library.subscriptions())
+        var settings = try Listening(config: config, library: library)
         (settings.speed, settings.skipSilence, settings.loudness) = (listening.speed, listening.skipSilence, listening.loudness)
         let playlist = try Playlist(arguments[episode], library: library, protection: config.protection)
         let session = PlaySession(

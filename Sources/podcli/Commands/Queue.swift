@@ -5,7 +5,9 @@ import PodcliKit
 /// `podcli queue`: the episodes to play next ("Up Next"), in order. A group: its subcommands do
 /// the work.
 enum Queue: Command {
-    static let subcommands: [any Command.Type] = [QueueAdd.self, QueueRemove.self, QueueList.self, QueueClear.self]
+    static let subcommands: [any Command.Type] = [
+        QueueAdd.self, QueueRemove.self, QueueMove.self, QueueList.self, QueueClear.self,
+    ]
 
     static let spec = CommandSpec(
         name: "queue", abstract: "Manage the queue: the episodes to play next, in order.",
