@@ -157,12 +157,13 @@ extension Library {
     }
 
     /// Ends a subscription. Episodes with files (downloaded or partial) are kept as episodes of
-    /// their own unless `deleteFiles`; the others are forgotten. All of it happens or none of it.
+    /// their own unless `deleteFiles`; the others are forgotten. The episodes' bookmarks go with
+    /// the feed unless `keepBookmarks` (`unsubscribeBookmarks`). All of it happens or none of it.
     /// - Returns: how many episodes were kept.
     /// - Throws: `StoreError.busy` when `deleteFiles` asks to remove an episode that another
     ///   podcli is downloading or playing; then nothing is changed.
     @discardableResult
-    public func unsubscribe(_ feed: Feed, deleteFiles: Bool) throws(StoreError) -> Int {
+    public func unsubscribe(_ feed: Feed, deleteFiles: Bool, keepBookmarks: Bool = false) throws(StoreError) -> Int {
         let episodes = try database.rows(
             "SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) WHERE feed_id = ?", [SQLValue(feed.id)]
         ).map(Episode.init)
@@ -170,7 +171,9 @@ extension Library {
         for episode in episodes where try !files(of: episode).isEmpty || FileSystem.exists(directory(of: episode)) {
             withFiles.append(episode)
         }
+        let forgotten = episodes.filter { episode in deleteFiles || !withFiles.contains { $0.id == episode.id } }
         let changeRows = { () throws(StoreError) in
+            try self.unsubscribeBookmarks(of: feed, keeping: keepBookmarks, forgotten: forgotten.map(\.id))
             for episode in episodes {
                 if !deleteFiles && withFiles.contains(where: { $0.id == episode.id }) {
                     try self.database.run(
