@@ -83,11 +83,14 @@ struct ArgumentScanner {
         return Suggestion.closest(to: bare, among: names).map { "--" + $0 }
     }
 
-    /// A word names a subcommand while the current command is a group, else it is a positional.
+    /// A word names a subcommand while the current command is a group, else it is a positional;
+    /// a group with positionals of its own takes a first word that names none of its
+    /// subcommands as its first positional (`bookmarks 12` beside `bookmarks rm 3`).
     private mutating func take(word: String) throws(UsageError) {
         let subcommands = command.subcommands
-        guard !subcommands.isEmpty else { return words.append(word) }
+        guard !subcommands.isEmpty, words.isEmpty else { return words.append(word) }
         guard let subcommand = subcommands.first(where: { $0.name == word }) else {
+            if !command.positionals.isEmpty { return words.append(word) }
             let suggestion = Suggestion.closest(to: word, among: subcommands.filter { !$0.isHidden }.map(\.name))
             throw .unknownCommand(word, suggestion: suggestion)
         }
@@ -96,7 +99,7 @@ struct ArgumentScanner {
 
     /// Hands the collected words to the command's positionals, in declaration order.
     private mutating func assignPositionals() throws(UsageError) {
-        guard command.subcommands.isEmpty else { throw .missingCommand }
+        guard command.subcommands.isEmpty || !command.positionals.isEmpty else { throw .missingCommand }
         var remaining = words[...]
         for positional in command.positionals {
             let taken = positional.isRepeating ? Array(remaining) : Array(remaining.prefix(1))

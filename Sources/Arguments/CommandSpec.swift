@@ -1,6 +1,8 @@
 /// A command (or subcommand) declared as data; parsing and help are both derived from it.
 ///
-/// A command with subcommands is a group: it takes a subcommand name instead of positionals.
+/// A command with subcommands is a group: it takes a subcommand name instead of positionals,
+/// unless it declares positionals too: then a first word that names no subcommand runs the
+/// group itself.
 public struct CommandSpec: Sendable {
     public let name: String
     /// One line, shown after `OVERVIEW:` and in the parent's `SUBCOMMANDS:` list.

@@ -17,7 +17,7 @@ struct HelpRenderer {
     /// The usage line without `USAGE: `, e.g. `podcli fetch [<options>] <url>`.
     func usage(of command: CommandSpec, at path: [String]) -> String {
         var parts = [path.joined(separator: " ")]
-        if !command.subcommands.isEmpty { return parts[0] + " <subcommand>" }
+        if !command.subcommands.isEmpty && command.positionals.isEmpty { return parts[0] + " <subcommand>" }
         let hasOptions =
             !(command.options.isEmpty && command.flags.isEmpty)
             || !(globalOptions.isEmpty && globalFlags.isEmpty)

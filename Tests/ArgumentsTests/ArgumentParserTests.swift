@@ -115,6 +115,36 @@ import Testing
         #expect(failure?.commandPath == ["podcli", "queue"])
     }
 
+    /// `bookmarks [ID]` beside `bookmarks rm N`: a group with positionals of its own runs itself
+    /// when its first word names none of its subcommands, or when it has no words.
+    @Test func aGroupWithPositionalsRunsItselfUnlessItsFirstWordNamesASubcommand() throws {
+        let episode = Positional("id", help: "The episode.", isOptional: true)
+        let number = Positional("n", help: "The bookmark.")
+        let bookmarks = CommandSpec(
+            name: "bookmarks", abstract: "List bookmarks.", positionals: [episode], flags: [Spec.json],
+            subcommands: [CommandSpec(name: "rm", abstract: "Remove a bookmark.", positionals: [number])])
+        let parser = ArgumentParser(
+            root: CommandSpec(name: "podcli", abstract: "A podcast manager.", subcommands: [bookmarks]),
+            version: "0.1.0")
+        func invocation(_ arguments: [String]) throws -> Invocation? {
+            if case .run(let invocation) = try parser.parse(arguments) { return invocation }
+            return nil
+        }
+        let all = try #require(try invocation(["bookmarks", "--json"]))
+        #expect(all.commandPath == ["podcli", "bookmarks"] && all.arguments[episode] == nil && all.arguments[Spec.json])
+        let one = try #require(try invocation(["bookmarks", "12"]))
+        #expect(one.commandPath == ["podcli", "bookmarks"] && one.arguments[episode] == "12")
+        let remove = try #require(try invocation(["bookmarks", "rm", "3"]))
+        #expect(remove.commandPath == ["podcli", "bookmarks", "rm"] && remove.arguments[number] == "3")
+        #expect(throws: UsageFailure.self) { try parser.parse(["bookmarks", "12", "rm"]) }
+        guard case .help(let help) = try parser.parse(["bookmarks", "--help"]) else {
+            Issue.record("expected help")
+            return
+        }
+        #expect(help.contains("USAGE: podcli bookmarks [<options>] [<id>]\n"), "\(help)")
+        #expect(help.contains("SUBCOMMANDS:\n  rm "), "\(help)")
+    }
+
     @Test func aRootThatRunsBareIsAnInvocationWithItsGlobalOptionsButAGroupStillNeedsItsCommand() throws {
         let parser = ArgumentParser(
             root: CommandSpec(name: "podcli", abstract: "A command-line podcast manager.", subcommands: [Spec.queue]),
