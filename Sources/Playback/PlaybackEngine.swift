@@ -9,6 +9,8 @@ public enum PlayerEvent: Equatable, Sendable {
     case seeked(from: Int, to: Int)
     case volumeChanged(Int)
     case speedChanged(Double)
+    /// The moment being heard was marked (`PlayerCommand.bookmark`).
+    case bookmarked(note: String?, ticket: Int?, at: Int)
     /// The sleep timer was set, changed or turned off.
     case sleepTimerChanged
     /// A frame could not be decoded and was skipped.
@@ -238,6 +240,7 @@ public struct PlaybackEngine: Equatable, Sendable {
         case .next: return stop(.next)
         case .previous: return stop(.previous)
         case .markPlayed: return stop(.markedPlayed)
+        case .bookmark(let note, let ticket): return [.report(.bookmarked(note: note, ticket: ticket, at: position))]
         case .quit: return stop(.quit)
         case .signal(let number): return stop(.signal(number))
         case .redraw: return [.report(.redraw)]

@@ -26,6 +26,10 @@ public enum PlayerCommand: Equatable, Sendable {
     case previous
     /// Mark the episode played and move on, as if it had ended.
     case markPlayed
+    /// Mark the moment being heard: reported as `PlayerEvent.bookmarked` with that frame, for
+    /// whoever records bookmarks. The note, and the ticket of a request waiting for the record
+    /// (nil for a key), come back with it.
+    case bookmark(note: String?, ticket: Int?)
     case quit
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived: save and stop.
     case signal(Int32)

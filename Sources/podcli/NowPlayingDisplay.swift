@@ -100,7 +100,8 @@ final class NowPlayingDisplay: PlayDisplay {
         case .stopped(.next, _)?: return "Skipped #\(episode.id) at \(at)"
         case .stopped(.sleepTimer, _)?: return "Sleep timer: stopped at \(at)\(of), where the fade began"
         case .stopped(_, _)?: return "Stopped at \(at)\(of)"
-        case .skippedCorruptAudio?, .suspending?, .redraw?, nil: return nil
+        // A bookmark is told once recorded, with its number (`PlaySession.recordBookmark`).
+        case .skippedCorruptAudio?, .suspending?, .redraw?, .bookmarked?, nil: return nil
         }
     }
 

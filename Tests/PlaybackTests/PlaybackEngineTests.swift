@@ -44,6 +44,22 @@ import Testing
             ])
     }
 
+    /// A bookmark changes nothing in the player: it reports the frame heard, with its note and
+    /// ticket, playing or paused.
+    @Test func aBookmarkReportsTheFrameHeardAndChangesNothing() {
+        var engine = PlaybackEngine()
+        #expect(
+            engine.handle(.bookmark(note: "the quote", ticket: 3), at: Self.timeline) == [
+                .report(.bookmarked(note: "the quote", ticket: 3, at: 10_000))
+            ])
+        _ = engine.handle(.pause, at: Self.timeline)
+        #expect(
+            engine.handle(.bookmark(note: nil, ticket: nil), at: Self.timeline) == [
+                .report(.bookmarked(note: nil, ticket: nil, at: 10_000))
+            ])
+        #expect(engine.state == .paused && engine.stopReason == nil)
+    }
+
     @Test func aLiveStreamWithNoLengthSeeksForwardFreely() {
         var engine = PlaybackEngine()
         let live = PlaybackEngine.Timeline(position: 1_000, seekableFrames: nil, sampleRate: 1_000)

@@ -13,7 +13,7 @@ import Threads
 /// One `podcli play`: the episodes to play in turn, the device, the keys and signals that
 /// become player commands, the now-playing display, and the positions saved as it goes.
 public final class PlaySession {
-    private let library: Library
+    let library: Library
     private let deviceName: String
     public let keymap: Keymap
     /// For episodes played before they are downloaded.
@@ -278,6 +278,9 @@ public final class PlaySession {
         do {
             reason = try player.play { status in
                 if status.event == .redraw { takeTerminalIfForeground() }
+                if case .bookmarked(let note, let ticket, let frame) = status.event {
+                    recordBookmark(of: episode, at: frame, sampleRate: status.sampleRate, note: note, ticket: ticket)
+                }
                 let duration = status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 }
                 let artworkPath = artwork.path(of: episode.id)
                 board.post(

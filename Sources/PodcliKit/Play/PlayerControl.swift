@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Playback
 import Synchronization
+import Strings
 import Terminal
 
 /// What `podcli status` reports about the running player: the now-playing info of a lock screen.
@@ -37,6 +38,14 @@ extension NowPlaying.Sleep {
 public enum PlayerControl {
     public static func command(for request: String) -> Result<PlayerCommand, ControlRequestError> {
         let words = request.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        if words.first == "bookmark" {
+            // The note is the rest of the line, as typed.
+            let note = request.drop { $0 == " " }.dropFirst("bookmark".count).trimmingWhitespace()
+            guard note.count <= noteLimit else {
+                return .failure(ControlRequestError("a bookmark's note is at most \(noteLimit) characters"))
+            }
+            return .success(.bookmark(note: note.isEmpty ? nil : note, ticket: nil))
+        }
         switch (words.first, words.count) {
         case ("pause", 1): return .success(.pause)
         case ("resume", 1): return .success(.resume)
@@ -89,6 +98,8 @@ public enum PlayerControl {
 }
 
 extension PlayerControl {
+    /// The longest note a bookmark takes: a sentence or two, and a reply well within a line.
+    public static let noteLimit = 1_000
     static let speedUsage = "speed takes a rate from 0.5 to 3.0 (e.g. 1.5), or a change (+0.1, -0.1)"
     static let sleepUsage = "sleep takes a time of listening (20m, 90s, 1h), +TIME to add, end (of the episode) or off"
 
@@ -106,6 +117,7 @@ extension PlayerControl {
         case .next: return "next"
         case .previous: return "previous"
         case .markPlayed: return "mark-played"
+        case .bookmark(let note, _): return "bookmark" + (note.map { " " + $0 } ?? "")
         case .setSpeed(let rate): return "speed \(rate)"
         case .changeSpeed(let change): return change < 0 ? "speed \(change)" : "speed +\(change)"
         case .setSleepTimer(nil): return "sleep off"
@@ -128,6 +140,8 @@ public struct ControlRequestError: Error, Equatable {
 /// socket's.
 public final class NowPlayingBoard: Sendable {
     private let report = Mutex<NowPlayingReport?>(nil)
+    /// Where `bookmark` requests wait for the player to record them.
+    public let bookmarks = BookmarkDesk()
 
     public func post(_ latest: NowPlayingReport) { report.withLock { $0 = latest } }
 
@@ -143,6 +157,10 @@ public final class NowPlayingBoard: Sendable {
             return String(decoding: json, as: UTF8.self)
         }
         switch PlayerControl.command(for: request) {
+        case .success(.bookmark(let note, _)):
+            let ticket = bookmarks.open()
+            commands.post(.bookmark(note: note, ticket: ticket))
+            return bookmarks.reply(to: ticket) ?? "error the player did not confirm the bookmark in time (see 'podcli bookmarks')"
         case .success(let command):
             commands.post(command)
             return "ok"

@@ -45,7 +45,14 @@ enum Attach: Command {
                     guard let command = keymap.command(for: key),
                         let request = PlayerControl.request(for: command, volume: report.volume)
                     else { continue }
-                    _ = try? ControlClient.send(request, to: socket)
+                    let reply = try? ControlClient.send(request, to: socket)
+                    // A bookmark says where it was made, as the player's own line does.
+                    if case .bookmark = command, let reply,
+                        let bookmark = try? JSONDecoder().decode(BookmarkReport.self, from: Data(reply.utf8))
+                    {
+                        context.output.stdout("\r\u{1B}[K")
+                        context.output.print("Bookmark \(bookmark.id) \(bookmark.moment)")
+                    }
                 }
             }
             do {

@@ -35,7 +35,7 @@ enum Play: Command {
         discussion: """
             Keys (when stdin is a terminal): space play/pause, ←/→ back 15 s / forward 30 s \
             (config: skip-back, skip-forward), ,/. back/forward 5 s, ↑/↓ volume, n/p next/previous \
-            in the queue, m mark played and go on, [/] slower/faster by 0.1, \\ speed 1.0, z sleep timer \
+            in the queue, m mark played and go on, b bookmark (see 'podcli bookmarks'), [/] slower/faster by 0.1, \\ speed 1.0, z sleep timer \
             (off, 15, 30, 45, 60 minutes, end of episode), q quit.
 
             An episode not downloaded yet (or an audio URL) plays while it downloads into its \

@@ -6,19 +6,24 @@ import PodcliKit
 enum Unsubscribe: Command {
     static let feed = Positional("feed", help: "The feed's number, URL, or a unique part of its title.")
     static let deleteFiles = Flag("delete-files", help: "Also remove the feed's downloaded episodes and their files.")
+    static let keepBookmarks = Flag(
+        "keep-bookmarks", help: "Keep the bookmarks of the feed's episodes (they are deleted with the feed).")
 
     static let spec = CommandSpec(
         name: "unsubscribe", abstract: "Stop following a feed.",
         discussion: """
             Episodes that were downloaded stay (as episodes of their own, with their files) unless \
-            --delete-files is given; the others are forgotten.
+            --delete-files is given; the others are forgotten. The episodes' bookmarks are \
+            deleted unless --keep-bookmarks is given: then a forgotten episode's bookmarks keep \
+            its title, its feed's title and its audio URL, and play from that URL.
             """,
-        positionals: [feed], flags: [deleteFiles])
+        positionals: [feed], flags: [deleteFiles, keepBookmarks])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()
         let feed = try library.feed(matching: arguments[Self.feed]!)
-        let kept = try library.unsubscribe(feed, deleteFiles: arguments[deleteFiles])
+        let kept = try library.unsubscribe(
+            feed, deleteFiles: arguments[deleteFiles], keepBookmarks: arguments[keepBookmarks])
         context.output.print(
             "Unsubscribed from #\(feed.id) \(feed.title)"
                 + (kept > 0 ? "; kept \(Formatting.count(kept, "episode")) with files" : ""))

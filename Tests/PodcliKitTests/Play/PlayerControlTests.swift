@@ -18,6 +18,8 @@ import Testing
         ("sleep off", .setSleepTimer(nil)),
         ("sleep +5m", .extendSleepTimer(by: 300)),
         ("sleep cycle", .cycleSleepTimer),
+        ("bookmark", .bookmark(note: nil, ticket: nil)),
+        ("bookmark  the  quote  ", .bookmark(note: "the  quote", ticket: nil)),
     ])
     func requestsBecomeCommands(request: String, command: PlayerCommand) throws {
         #expect(try PlayerControl.command(for: request).get() == command)
@@ -36,7 +38,7 @@ import Testing
     @Test(arguments: [
         PlayerCommand.setSpeed(1.25), .changeSpeed(by: 0.1), .changeSpeed(by: -0.1), .setSleepTimer(nil),
         .setSleepTimer(.endOfEpisode), .setSleepTimer(.after(seconds: 900)), .extendSleepTimer(by: 300),
-        .cycleSleepTimer,
+        .cycleSleepTimer, .bookmark(note: nil, ticket: nil), .bookmark(note: "a note", ticket: nil),
     ])
     func aKeysRequestMeansItsCommand(command: PlayerCommand) throws {
         let request = try #require(PlayerControl.request(for: command, volume: 50))
@@ -49,5 +51,15 @@ import Testing
         #expect(keymap.command(for: .character("[")) == .changeSpeed(by: -0.1))
         #expect(keymap.command(for: .character("\\")) == .setSpeed(1))
         #expect(keymap.command(for: .character("z")) == .cycleSleepTimer)
+        #expect(keymap.command(for: .character("b")) == .bookmark(note: nil, ticket: nil))
+    }
+
+    /// A note longer than a bookmark takes is refused, saying how long it may be.
+    @Test func aBookmarksNoteHasALimit() throws {
+        let longest = String(repeating: "é", count: PlayerControl.noteLimit)
+        #expect(try PlayerControl.command(for: "bookmark " + longest).get() == .bookmark(note: longest, ticket: nil))
+        #expect(
+            PlayerControl.command(for: "bookmark " + longest + "e")
+                == .failure(ControlRequestError("a bookmark's note is at most 1000 characters")))
     }
 }
