@@ -151,8 +151,10 @@ struct BookmarkCommandTests {
         #expect(result.stderr == "podcli: a bookmark's note is at most 1000 characters (this one has 1001)\n")
     }
 
-    @Test(arguments: [("7", 66, "podcli: no bookmark 7 (see 'podcli bookmarks')\n"),
-        ("seven", 64, "podcli: 'seven' is not a bookmark's number (see 'podcli bookmarks')\n")])
+    @Test(arguments: [
+        ("7", 66, "podcli: no bookmark 7 (see 'podcli bookmarks')\n"),
+        ("seven", 64, "podcli: 'seven' is not a bookmark's number (see 'podcli bookmarks')\n"),
+    ])
     func removingWhatIsNotABookmarkSaysSo(number: String, status: Int32, message: String) throws {
         let t = try CLITestCase()
         let result = try t.run(["bookmarks", "rm", number])

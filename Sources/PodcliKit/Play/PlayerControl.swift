@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Playback
-import Synchronization
 import Strings
+import Synchronization
 import Terminal
 
 /// What `podcli status` reports about the running player: the now-playing info of a lock screen.
@@ -160,7 +160,8 @@ public final class NowPlayingBoard: Sendable {
         case .success(.bookmark(let note, _)):
             let ticket = bookmarks.open()
             commands.post(.bookmark(note: note, ticket: ticket))
-            return bookmarks.reply(to: ticket) ?? "error the player did not confirm the bookmark in time (see 'podcli bookmarks')"
+            return bookmarks.reply(to: ticket)
+                ?? "error the player did not confirm the bookmark in time (see 'podcli bookmarks')"
         case .success(let command):
             commands.post(command)
             return "ok"
