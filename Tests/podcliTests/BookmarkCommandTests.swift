@@ -126,9 +126,16 @@ struct BookmarkCommandTests {
         try player.pause(at: 4)
         session.type("b")
         #expect(session.waitForOutput(containing: "Bookmark 1 at 0:04 (Opening)"), "\(session.output)")
+        // The same moment from elsewhere, as JSON: the bookmark as `bookmarks --json` lists it.
+        let json = try player.t.run(["bookmark", "--json", "again"])
+        #expect(json.status == 0, "\(json)")
+        let made = try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any]
+        #expect(made?["id"] as? Int == 2 && made?["note"] as? String == "again" && made?["from"] as? String == "0:04")
         session.type("q")
         #expect(try session.waitUntilExit() == 0, "\(session.output)")
-        let bookmark = try #require(try player.bookmarks().first)
+        let bookmarks = try player.bookmarks()
+        #expect(bookmarks.count == 2)
+        let bookmark = try #require(bookmarks.first)
         #expect(abs((bookmark["position"] as? Double ?? -1) - 4) <= 0.5, "\(bookmark)")
         #expect(bookmark["note"] == nil && bookmark["chapter"] as? String == "Opening")
     }
