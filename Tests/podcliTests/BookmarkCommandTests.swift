@@ -74,7 +74,8 @@ struct BookmarkCommandTests {
 
     /// `podcli bookmark "a note"` at 12.5 s: the bookmark has that position (to 0.5 s of media),
     /// the chapter heard there and the note; the player says so on its line; `bookmarks` lists it
-    /// with a command `play` takes; `bookmarks rm` removes it, and a second rm says there is none.
+    /// with a command `play` takes; `unsubscribe --keep-bookmarks` keeps it; `bookmarks rm`
+    /// removes it, and a second rm says there is none.
     @Test func aBookmarkOnTheRunningPlayerIsListedWithTheCommandThatPlaysFromIt() throws {
         let player = try Player()
         let process = try RunningProcess(
@@ -107,6 +108,15 @@ struct BookmarkCommandTests {
         // The command's time is one `play --from` takes.
         let replay = try player.library.play([player.id, "--from", "0:12", "--for", "0.1"])
         #expect(replay.status == 0 && replay.stdout.hasPrefix("Playing #\(player.id) Show — Tone from 0:12 of 0:40\n"))
+
+        // Kept through an unsubscribe that forgets the episode: listed by the titles it had,
+        // played from its audio URL.
+        let url = try #require(bookmark["url"] as? String)
+        let unsubscribed = try player.t.run(["unsubscribe", "Show", "--delete-files", "--keep-bookmarks"])
+        #expect(unsubscribed.status == 0, "\(unsubscribed)")
+        let kept = try #require(try player.bookmarks().first)
+        #expect(kept["episode_id"] == nil && kept["episode"] as? String == "Tone" && kept["feed"] as? String == "Show")
+        #expect(kept["command"] as? String == "podcli play '\(url)' --from 0:12")
 
         let removed = try player.t.run(["bookmarks", "rm", "1"])
         #expect(removed.status == 0 && removed.stdout == "Removed bookmark 1\n", "\(removed)")
