@@ -1,4 +1,4 @@
--- podcli schema 10: bookmarks, moments of an episode a listener marked while playing (`b`,
+-- podcli schema 11: bookmarks, moments of an episode a listener marked while playing (`b`,
 -- `podcli bookmark [NOTE]`): the position heard, the chapter playing there, a note, and when.
 CREATE TABLE bookmarks (
     -- The number `bookmarks` lists and `bookmarks rm` takes. AUTOINCREMENT: never given again
