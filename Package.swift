@@ -68,8 +68,8 @@ let package = Package(
         .executableTarget(
             name: "podcli",
             dependencies: [
-                "Arguments", "PodcliKit", "AudioFormats", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings",
-                "Terminal", "RemoteControl", "DesktopNotifications", "Artwork",
+                "Arguments", "PodcliKit", "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback",
+                "Strings", "Terminal", "RemoteControl", "DesktopNotifications", "Artwork",
             ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,

@@ -104,6 +104,9 @@ public struct PlaybackEngine: Equatable, Sendable {
     private var sleepChoice: SleepTimer?
     /// Set once the episode should stop playing; the player stops before its next write.
     public private(set) var stopReason: StopReason?
+    /// The episode's chapters: next and previous chapter go between their stops, and skipped
+    /// ones are jumped over as decoding reaches them. Set by the session for each episode.
+    public var chapters = ChapterMarks.none
 
     /// Within this many seconds of the start, "previous" goes to the previous episode; later, it
     /// goes back to the start of this one, as on a phone.
@@ -237,6 +240,13 @@ public struct PlaybackEngine: Equatable, Sendable {
             return handle(.setSleepTimer(SleepTimer.cycle[(index + 1) % SleepTimer.cycle.count]), at: timeline)
         case .previous where Double(position) / Double(timeline.sampleRate) > Self.restartThreshold:
             return seek(from: position, to: 0)
+        case .nextChapter:
+            let seconds = Double(position) / Double(timeline.sampleRate)
+            guard let start = chapters.nextStop(after: seconds) else { return [] }
+            return jump(to: start, at: timeline)
+        case .previousChapter:
+            let seconds = Double(position) / Double(timeline.sampleRate)
+            return jump(to: chapters.previousStop(from: seconds, restartAfter: Self.restartThreshold), at: timeline)
         case .next: return stop(.next)
         case .previous: return stop(.previous)
         case .markPlayed: return stop(.markedPlayed)
@@ -260,6 +270,32 @@ public struct PlaybackEngine: Equatable, Sendable {
 
     /// The episode ended, or `--for` was reached.
     public mutating func finish(_ reason: StopReason) { stopReason = stopReason ?? reason }
+
+    /// To a chapter's start, or past it when it is skipped: at the end, the episode has ended.
+    private mutating func jump(to seconds: Double, at timeline: Timeline) -> [Action] {
+        guard let landing = chapters.landing(seconds) else {
+            finish(.endOfEpisode)
+            return []
+        }
+        return seek(from: timeline.position, to: timeline.frame(at: landing))
+    }
+
+    /// Decoding is about to go on from `frame`: in a skipped chapter, the seek past it (the
+    /// listener still hears what was written before, then the chapter after); nil when skipped
+    /// chapters reach the end of the episode, which has then ended.
+    public func decoding(from frame: Int, at timeline: Timeline) -> [Action]? {
+        let seconds = Double(frame) / Double(timeline.sampleRate)
+        guard let landing = chapters.landing(seconds) else { return nil }
+        guard landing != seconds else { return [] }
+        return seek(from: timeline.position, to: timeline.frame(at: landing))
+    }
+
+    /// How many frames from `frame` may be decoded before a skipped chapter begins; nil: no limit.
+    public func framesBeforeSkip(from frame: Int, sampleRate: Int) -> Int? {
+        chapters.nextSkipped(after: Double(frame) / Double(sampleRate)).map {
+            max(1, Int(($0 * Double(sampleRate)).rounded()) - frame)
+        }
+    }
 
     private func seek(from position: Int, to target: Int) -> [Action] {
         [.seek(toFrame: target), .report(.seeked(from: position, to: target))]

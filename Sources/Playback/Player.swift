@@ -13,6 +13,8 @@ public struct PlayerStatus: Equatable, Sendable {
     public var speed: Double = 1
     /// The sleep timer: the listening it leaves, or the end of the episode; nil: none.
     public var sleep: SleepTimer?
+    /// The chapter being heard (an index of the engine's `chapters`); nil before the first, or none.
+    public var chapter: Int?
 
     public var seconds: Double { Double(position) / Double(sampleRate) }
     public var duration: Double? { frameCount.map { Double($0) / Double(sampleRate) } }
@@ -215,9 +217,15 @@ public final class Player {
     private func decode(into buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws
         -> UnsafeMutableRawBufferPointer?
     {
+        // A skipped chapter is never decoded: decoding stops at its start and goes on past it.
+        guard let skip = engine.decoding(from: decoder.position, at: timeline) else {
+            return drainFilters(then: .endOfEpisode)
+        }
+        for action in skip { try perform(action, send) }
         // What the filters hold is decoded too: it plays once they give it out (or drain).
         let frames = min(
-            Self.chunkFrames(at: engine.speed), limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia - filters.latency } ?? .max)
+            Self.chunkFrames(at: engine.speed), limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia - filters.latency } ?? .max,
+            engine.framesBeforeSkip(from: decoder.position, sampleRate: decoder.format.sampleRate) ?? .max)
         guard frames > 0 else { return drainFilters(then: .limitReached) }
         let count: Int
         do {
@@ -365,7 +373,8 @@ public final class Player {
         PlayerStatus(
             event: event, position: position, frameCount: decoder.frameCount, sampleRate: decoder.format.sampleRate,
             state: engine.state, volume: engine.volume, speed: engine.speed,
-            sleep: engine.sleepTimer(listened: listenedSeconds))
+            sleep: engine.sleepTimer(listened: listenedSeconds),
+            chapter: engine.chapters.index(at: Double(position) / Double(decoder.format.sampleRate)))
     }
 
     /// Runs `operation` on the output; false when the device turned out to be gone, which is then

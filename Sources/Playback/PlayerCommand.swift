@@ -24,6 +24,10 @@ public enum PlayerCommand: Equatable, Sendable {
     case cycleSleepTimer
     case next
     case previous
+    /// To the next chapter that is a stop (none after the last).
+    case nextChapter
+    /// Back to the start of the chapter being heard, or within its first 3 s to the one before.
+    case previousChapter
     /// Mark the episode played and move on, as if it had ended.
     case markPlayed
     /// Mark the moment being heard: reported as `PlayerEvent.bookmarked` with that frame, for

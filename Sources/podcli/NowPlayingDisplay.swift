@@ -26,7 +26,8 @@ final class NowPlayingDisplay: PlayDisplay {
     /// - Parameters:
     ///   - podcast: the title of the episode's feed, if it has one.
     ///   - author: the episode's author, else the feed's.
-    func show(_ status: PlayerStatus, of episode: Episode, podcast: String?, author: String?) {
+    ///   - chapter: the chapter being heard, shown after the episode's title.
+    func show(_ status: PlayerStatus, of episode: Episode, podcast: String?, author: String?, chapter: String?) {
         if case .skippedCorruptAudio(let frame, let reason) = status.event {
             warn("warning: #\(episode.id): skipped audio that cannot be decoded at \(clock(frame, status)): \(reason)")
         }
@@ -35,7 +36,8 @@ final class NowPlayingDisplay: PlayDisplay {
         if isTerminal {
             guard !output.quiet else { return }
             let info = NowPlaying(
-                podcast: podcast, title: episode.title, elapsed: status.seconds, duration: duration,
+                podcast: podcast, title: chapter.map { NowPlayingChapter.title(episode.title, chapter: $0) } ?? episode.title,
+                elapsed: status.seconds, duration: duration,
                 volume: status.volume, state: status.state.description, rate: status.speed,
                 sleep: status.sleep.map(NowPlaying.Sleep.init), author: author)
             let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80

@@ -13,8 +13,10 @@ enum Podcli {
     static let commands: [any Command.Type] = [
         Fetch.self, Download.self, Refresh.self, Sync.self, Feeds.self, List.self, Play.self, Queue.self, Status.self, Attach.self,
         PauseButton.self,
-        ResumeButton.self, ToggleButton.self, StopButton.self, NextButton.self, PreviousButton.self, Seek.self,
-        SeekTo.self, Volume.self, Speed.self, Sleep.self, BookmarkButton.self, Bookmarks.self, Show.self, Keep.self, Unkeep.self, Remove.self, Verify.self, Configure.self,
+        ResumeButton.self, ToggleButton.self, StopButton.self, NextButton.self, PreviousButton.self,
+        NextChapterButton.self, PreviousChapterButton.self, Seek.self, SeekTo.self, Volume.self, Speed.self, Sleep.self,
+        BookmarkButton.self, Bookmarks.self, Show.self, ChaptersCommand.self, Keep.self, Unkeep.self, Remove.self,
+        Verify.self, Configure.self,
         Unsubscribe.self, Import.self, Export.self, Inspect.self,
         Mark.self, Star.self, Unstar.self,
         // Hidden: run by podcli itself.

@@ -24,6 +24,8 @@ public struct Keymap: Sendable {
         case .character("p"): return .previous
         case .character("m"): return .markPlayed
         case .character("b"): return .bookmark(note: nil, ticket: nil)
+        case .character("<"): return .previousChapter
+        case .character(">"): return .nextChapter
         case .character("["): return .changeSpeed(by: -0.1)
         case .character("]"): return .changeSpeed(by: 0.1)
         case .character("\\"): return .setSpeed(1)

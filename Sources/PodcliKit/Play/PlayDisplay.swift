@@ -5,8 +5,8 @@ import Playback
 /// or one plain line per event; every call comes from the player's thread.
 public protocol PlayDisplay: AnyObject {
     /// The player's status, on every event and periodically. `podcast` is the feed's title;
-    /// `author` the episode's author, else the feed's.
-    func show(_ status: PlayerStatus, of episode: Episode, podcast: String?, author: String?)
+    /// `author` the episode's author, else the feed's; `chapter` names the chapter being heard.
+    func show(_ status: PlayerStatus, of episode: Episode, podcast: String?, author: String?, chapter: String?)
     /// A line to read in passing ("Played #3 ...", "Streaming #4 ...").
     func note(_ text: String)
     /// A line about something that went wrong but did not stop playing.

@@ -86,12 +86,14 @@ extension PlaySession {
 
     public func showOnMediaControls(
         _ status: PlayerStatus, of episode: Episode, podcast: String?, author: String?, duration: Double?,
-        artwork: String?
+        artwork: String?, chapter: String?
     ) {
         guard let mediaPlayer else { return }
+        // MPRIS has no field for a chapter: it is in the title, as many players put it there.
+        let title = chapter.map { NowPlayingChapter.title(episode.title, chapter: $0) } ?? episode.title
         mediaPlayer.show(
             MediaState(
-                status: status.state == .playing ? .playing : .paused, trackNumber: episode.id, title: episode.title,
+                status: status.state == .playing ? .playing : .paused, trackNumber: episode.id, title: title,
                 album: podcast, artist: author, url: episode.sourceURL, artURL: artwork.map(EpisodeArtwork.fileURL),
                 length: duration.flatMap(Self.microseconds),
                 volume: status.volume, rate: status.speed, canGoNext: place.index + 1 < place.count, canGoPrevious: true))

@@ -192,6 +192,8 @@ public final class PlaySession {
         let settings = listening.settings(for: episode)
         let speed = playing.chosenSpeed ?? settings.speed
         playing.engine.start(atSpeed: speed)
+        let chapters = try EpisodeChapterTable(episode, in: library)
+        playing.engine.chapters = chapters.marks
         let filters = try listening.filters(for: settings, of: episode, in: library)
         let player = Player(
             decoder: decoder, device: playing.device, commands: commands, engine: playing.engine,
@@ -199,7 +201,7 @@ public final class PlaySession {
             fadeLevel: playing.fadeLevel)
         var silence = SilenceSaved(
             filters.lazy.compactMap { $0 as? SilenceSkipper }.first, sampleRate: decoder.format.sampleRate)
-        let reason = try run(player, for: episode, silence: &silence)
+        let reason = try run(player, for: episode, chapters: chapters, silence: &silence)
         playing.sleepsNow = reason == .endOfEpisode && player.engine.sleepDeadline == .endOfEpisode
         playing.fadeLevel = player.fadeLevel
         if player.engine.speed != speed { playing.chosenSpeed = player.engine.speed }
@@ -265,7 +267,9 @@ public final class PlaySession {
     }
 
     /// Runs the player on one episode, saving its position as it goes and whatever way it stops.
-    private func run(_ player: Player, for episode: Episode, silence: inout SilenceSaved) throws -> StopReason {
+    private func run(
+        _ player: Player, for episode: Episode, chapters: EpisodeChapterTable, silence: inout SilenceSaved
+    ) throws -> StopReason {
         let feed = try episode.feedID.flatMap { try library.feed(id: $0) }
         let podcast = feed?.title
         let author = episode.author ?? feed?.author
@@ -283,15 +287,17 @@ public final class PlaySession {
                 }
                 let duration = status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 }
                 let artworkPath = artwork.path(of: episode.id)
+                let chapter = status.chapter.map { NowPlayingChapter(chapters.chapters[$0], number: $0 + 1) }
                 board.post(
                     NowPlayingReport(
                         state: status.state.description, id: episode.id, title: episode.title, podcast: podcast,
                         author: author,
                         position: status.seconds, duration: duration, volume: status.volume, rate: status.speed,
-                        sleep: status.sleep.map(NowPlaying.Sleep.init), artwork: artworkPath))
+                        sleep: status.sleep.map(NowPlaying.Sleep.init), artwork: artworkPath, chapter: chapter))
                 showOnMediaControls(
-                    status, of: episode, podcast: podcast, author: author, duration: duration, artwork: artworkPath)
-                display.show(status, of: episode, podcast: podcast, author: author)
+                    status, of: episode, podcast: podcast, author: author, duration: duration, artwork: artworkPath,
+                    chapter: chapter?.name)
+                display.show(status, of: episode, podcast: podcast, author: author, chapter: chapter?.name)
                 if display.readerGone { commands.post(.quit) }
                 if status.event != nil || lastSaved.map({
                     Double(abs(status.position - $0)) >= Self.saveInterval * Double(status.sampleRate)

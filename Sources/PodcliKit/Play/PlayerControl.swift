@@ -1,3 +1,4 @@
+import Chapters
 import FoundationEssentials
 import Playback
 import Strings
@@ -22,6 +23,30 @@ public struct NowPlayingReport: Codable, Equatable, Sendable {
     /// episode); absent when there is none.
     public var sleep: NowPlaying.Sleep?
     public var artwork: String?
+    /// The chapter being heard; absent when the episode has none (or before the first).
+    public var chapter: NowPlayingChapter?
+}
+
+/// The chapter `status` reports, numbered as `podcli chapters` lists it.
+public struct NowPlayingChapter: Codable, Equatable, Sendable {
+    public var number: Int
+    public var title: String?
+    /// Seconds.
+    public var start: Double
+    public var end: Double?
+
+    public init(_ chapter: Chapter, number: Int) {
+        self.number = number
+        title = chapter.title
+        start = chapter.start
+        end = chapter.end
+    }
+
+    /// Its title, or its number when it has none.
+    public var name: String { title ?? "Chapter \(number)" }
+
+    /// An episode's title with the chapter being heard, as the now-playing line and MPRIS show it.
+    public static func title(_ title: String, chapter: String) -> String { "\(title) · \(chapter)" }
 }
 
 extension NowPlaying.Sleep {
@@ -54,6 +79,8 @@ public enum PlayerControl {
         case ("next", 1): return .success(.next)
         case ("previous", 1): return .success(.previous)
         case ("mark-played", 1): return .success(.markPlayed)
+        case ("next-chapter", 1): return .success(.nextChapter)
+        case ("previous-chapter", 1): return .success(.previousChapter)
         case ("seek", 2):
             guard let seconds = Double(words[1].hasPrefix("+") ? String(words[1].dropFirst()) : words[1]),
                 abs(seconds) <= PlaybackTime.longest
@@ -118,6 +145,8 @@ extension PlayerControl {
         case .previous: return "previous"
         case .markPlayed: return "mark-played"
         case .bookmark(let note, _): return "bookmark" + (note.map { " " + $0 } ?? "")
+        case .nextChapter: return "next-chapter"
+        case .previousChapter: return "previous-chapter"
         case .setSpeed(let rate): return "speed \(rate)"
         case .changeSpeed(let change): return change < 0 ? "speed \(change)" : "speed +\(change)"
         case .setSleepTimer(nil): return "sleep off"

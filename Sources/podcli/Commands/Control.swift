@@ -65,6 +65,7 @@ enum Status: Command {
         let rate = report.rate == 1 ? "" : ", rate " + NowPlayingLine.rate(report.rate)
         context.output.print(
             "\(NowPlayingLine.clock(report.position))\(duration), volume \(report.volume)%\(rate)", always: true)
+        if let chapter = report.chapter { context.output.print(ChaptersCommand.line(chapter), always: true) }
         if report.sleep != nil { context.output.print(NowPlayingDisplay.sleepTimer(report.sleep), always: true) }
         if let author = report.author { context.output.print("By: \(author)", always: true) }
         if let artwork = report.artwork { context.output.print("Artwork: \(artwork)", always: true) }
@@ -117,6 +118,18 @@ enum PreviousButton: RemoteButton {
     static let request = "previous"
     static let spec = CommandSpec(
         name: "prev", abstract: "Go back to the previous episode (after its first 3 seconds: to the start).")
+}
+
+enum NextChapterButton: RemoteButton {
+    static let request = "next-chapter"
+    static let spec = CommandSpec(name: "next-chapter", abstract: "Go on to the next chapter of the episode playing.")
+}
+
+enum PreviousChapterButton: RemoteButton {
+    static let request = "previous-chapter"
+    static let spec = CommandSpec(
+        name: "prev-chapter",
+        abstract: "Go back to the start of the chapter playing (within its first 3 seconds: to the one before).")
 }
 
 /// A command that sends a request with one value (the player checks it).

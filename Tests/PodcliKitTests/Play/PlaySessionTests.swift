@@ -20,7 +20,9 @@ import Threads
     final class RecordingDisplay: PlayDisplay {
         var notes: [String] = []
         var onShow: (PlayerStatus, Episode) -> Void = { _, _ in }
-        func show(_ status: PlayerStatus, of episode: Episode, podcast: String?, author: String?) { onShow(status, episode) }
+        func show(_ status: PlayerStatus, of episode: Episode, podcast: String?, author: String?, chapter: String?) {
+            onShow(status, episode)
+        }
         func note(_ text: String) { notes.append(text) }
         func warn(_ text: String) { notes.append("warning: " + text) }
         func finish() {}

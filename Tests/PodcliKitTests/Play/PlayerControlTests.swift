@@ -39,6 +39,7 @@ import Testing
         PlayerCommand.setSpeed(1.25), .changeSpeed(by: 0.1), .changeSpeed(by: -0.1), .setSleepTimer(nil),
         .setSleepTimer(.endOfEpisode), .setSleepTimer(.after(seconds: 900)), .extendSleepTimer(by: 300),
         .cycleSleepTimer, .bookmark(note: nil, ticket: nil), .bookmark(note: "a note", ticket: nil),
+        .cycleSleepTimer, .nextChapter, .previousChapter,
     ])
     func aKeysRequestMeansItsCommand(command: PlayerCommand) throws {
         let request = try #require(PlayerControl.request(for: command, volume: 50))
@@ -61,5 +62,11 @@ import Testing
         #expect(
             PlayerControl.command(for: "bookmark " + longest + "e")
                 == .failure(ControlRequestError("a bookmark's note is at most 1000 characters")))
+    }
+
+    @Test func theChapterKeys() {
+        let keymap = Keymap(skipBack: 15, skipForward: 30)
+        #expect(keymap.command(for: .character(">")) == .nextChapter)
+        #expect(keymap.command(for: .character("<")) == .previousChapter)
     }
 }
