@@ -59,12 +59,17 @@ public struct PlaybackEngine: Equatable, Sendable {
         public var seekableFrames: Int?
         public var sampleRate: Int
         public var listenedSeconds: Double
+        /// A file still arriving: `seekableFrames` is what has arrived so far, not the end.
+        public var isArriving: Bool
 
-        public init(position: Int, seekableFrames: Int?, sampleRate: Int, listenedSeconds: Double = 0) {
+        public init(
+            position: Int, seekableFrames: Int?, sampleRate: Int, listenedSeconds: Double = 0, isArriving: Bool = false
+        ) {
             self.position = position
             self.seekableFrames = seekableFrames
             self.sampleRate = sampleRate
             self.listenedSeconds = listenedSeconds
+            self.isArriving = isArriving
         }
 
         /// `seconds` from here, kept within the episode.
@@ -280,21 +285,32 @@ public struct PlaybackEngine: Equatable, Sendable {
         return seek(from: timeline.position, to: timeline.frame(at: landing))
     }
 
-    /// Decoding is about to go on from `frame`: in a skipped chapter, the seek past it (the
-    /// listener still hears what was written before, then the chapter after); nil when skipped
-    /// chapters reach the end of the episode, which has then ended.
-    public func decoding(from frame: Int, at timeline: Timeline) -> [Action]? {
-        let seconds = Double(frame) / Double(timeline.sampleRate)
-        guard let landing = chapters.landing(seconds) else { return nil }
-        guard landing != seconds else { return [] }
-        return seek(from: timeline.position, to: timeline.frame(at: landing))
+    /// What decoding from a frame comes to, as skipped chapters have it.
+    public enum DecodingStep: Equatable, Sendable {
+        /// Decode on, at most this many frames (to the start of the next skipped chapter; nil:
+        /// no limit).
+        case decode(atMost: Int?)
+        /// In a skipped chapter: these actions seek past it. What was written before is still
+        /// heard, then the chapter after.
+        case skip([Action])
+        /// In a skipped chapter whose end has not arrived yet: wait for it (seeking as far as
+        /// has arrived would play the chapter).
+        case wait
+        /// Skipped chapters reach the end of the episode: it has ended.
+        case end
     }
 
-    /// How many frames from `frame` may be decoded before a skipped chapter begins; nil: no limit.
-    public func framesBeforeSkip(from frame: Int, sampleRate: Int) -> Int? {
-        chapters.nextSkipped(after: Double(frame) / Double(sampleRate)).map {
-            max(1, Int(($0 * Double(sampleRate)).rounded()) - frame)
+    /// Decoding is about to go on from `frame`.
+    public func decoding(from frame: Int, at timeline: Timeline) -> DecodingStep {
+        let rate = Double(timeline.sampleRate)
+        let seconds = Double(frame) / rate
+        guard let landing = chapters.landing(seconds) else { return .end }
+        if landing != seconds {
+            let target = Int((landing * rate).rounded())
+            if timeline.isArriving, let arrived = timeline.seekableFrames, target > arrived { return .wait }
+            return .skip(seek(from: timeline.position, to: timeline.frame(at: landing)))
         }
+        return .decode(atMost: chapters.nextSkipped(after: seconds).map { max(1, Int(($0 * rate).rounded()) - frame) })
     }
 
     private func seek(from position: Int, to target: Int) -> [Action] {

@@ -112,7 +112,9 @@ public final class Player {
             // Playing, until the device has room for what it did not take: a command wakes it.
             let wait =
                 engine.isPaused
-                ? waitWhilePaused : decoder.isWaitingForData ? 0.05 : sleepsAfterWritten ? 0.02 : pending == nil ? 0 : deviceReadyIn
+                ? waitWhilePaused
+                : decoder.isWaitingForData || waitsForSkippedChapterEnd
+                    ? 0.05 : sleepsAfterWritten ? 0.02 : pending == nil ? 0 : deviceReadyIn
             // In the order they came. Once one ends the episode, the rest are for what plays
             // next (`next` then `prev` must not become a `prev` of this episode, then `next`),
             // but a quit or a signal still makes the stop stronger.
@@ -157,6 +159,9 @@ public final class Player {
         let due = busyRetry.at.uptimeNanoseconds
         return due > now ? min(1, Double(due - now) / 1e9) : 0.001
     }
+
+    /// A stream is in a skipped chapter whose end has not arrived yet.
+    private var waitsForSkippedChapterEnd = false
 
     /// Consecutive reads that failed to decode, and whether any audio came out at all.
     private var decodeFailures = 0
@@ -218,14 +223,22 @@ public final class Player {
         -> UnsafeMutableRawBufferPointer?
     {
         // A skipped chapter is never decoded: decoding stops at its start and goes on past it.
-        guard let skip = engine.decoding(from: decoder.position, at: timeline) else {
-            return drainFilters(then: .endOfEpisode)
+        var skipAllows: Int?
+        waitsForSkippedChapterEnd = false
+        switch engine.decoding(from: decoder.position, at: timeline) {
+        case .decode(let atMost): skipAllows = atMost
+        case .skip(let actions):
+            for action in actions { try perform(action, send) }
+            return nil
+        case .wait:
+            waitsForSkippedChapterEnd = true
+            return nil
+        case .end: return drainFilters(then: .endOfEpisode)
         }
-        for action in skip { try perform(action, send) }
         // What the filters hold is decoded too: it plays once they give it out (or drain).
         let frames = min(
             Self.chunkFrames(at: engine.speed), limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia - filters.latency } ?? .max,
-            engine.framesBeforeSkip(from: decoder.position, sampleRate: decoder.format.sampleRate) ?? .max)
+            skipAllows ?? .max)
         guard frames > 0 else { return drainFilters(then: .limitReached) }
         let count: Int
         do {
@@ -358,7 +371,7 @@ public final class Player {
     private var timeline: PlaybackEngine.Timeline {
         PlaybackEngine.Timeline(
             position: position, seekableFrames: decoder.seekableFrames, sampleRate: decoder.format.sampleRate,
-            listenedSeconds: listenedSeconds)
+            listenedSeconds: listenedSeconds, isArriving: decoder.frameCount == nil)
     }
 
     /// Seconds of sound the listener has heard from this player: device frames, whatever the speed.

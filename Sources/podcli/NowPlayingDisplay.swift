@@ -35,9 +35,9 @@ final class NowPlayingDisplay: PlayDisplay {
         let duration = status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 }
         if isTerminal {
             guard !output.quiet else { return }
+            let title = chapter.map { NowPlayingChapter.title(episode.title, chapter: $0) } ?? episode.title
             let info = NowPlaying(
-                podcast: podcast, title: chapter.map { NowPlayingChapter.title(episode.title, chapter: $0) } ?? episode.title,
-                elapsed: status.seconds, duration: duration,
+                podcast: podcast, title: title, elapsed: status.seconds, duration: duration,
                 volume: status.volume, state: status.state.description, rate: status.speed,
                 sleep: status.sleep.map(NowPlaying.Sleep.init), author: author)
             let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80

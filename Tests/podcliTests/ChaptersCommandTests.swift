@@ -116,7 +116,10 @@ import Testing
         (["--skip", "4"], "no chapter '4' in #2: its chapters are numbered 1 to 3 ('podcli chapters 2')"),
         (["--unskip", "0"], "no chapter '0' in #2: its chapters are numbered 1 to 3 ('podcli chapters 2')"),
         (["--skip", "1,x"], "no chapter 'x' in #2: its chapters are numbered 1 to 3 ('podcli chapters 2')"),
-        (["--skip", "1", "--unskip", "2.5"], "no chapter '2.5' in #2: its chapters are numbered 1 to 3 ('podcli chapters 2')"),
+        (
+            ["--skip", "1", "--unskip", "2.5"],
+            "no chapter '2.5' in #2: its chapters are numbered 1 to 3 ('podcli chapters 2')"
+        ),
     ])
     func aNumberThatIsNoChaptersIsAUsageErrorAndChangesNothing(arguments: [String], message: String) throws {
         let w = try Self.subscribed()

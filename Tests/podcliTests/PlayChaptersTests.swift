@@ -22,8 +22,10 @@ struct PlayChaptersTests {
             let directory = try TemporaryDirectory(prefix: "podcli-chapters")
             let file = directory.appending("chapters.flac")
             let inputs = PlayChaptersTests.tones.indices.flatMap { index in
-                ["-f", "lavfi", "-i",
-                 "sine=frequency=\(Int(PlayChaptersTests.tones[index])):duration=\(PlayChaptersTests.lengths[index]):sample_rate=44100"]
+                [
+                    "-f", "lavfi", "-i",
+                    "sine=frequency=\(Int(PlayChaptersTests.tones[index])):duration=\(PlayChaptersTests.lengths[index]):sample_rate=44100",
+                ]
             }
             try PlaySpeedChangeTests.Session.ffmpeg(
                 inputs + ["-filter_complex", "concat=n=5:v=0:a=1,pan=stereo|c0=c0|c1=c0", file.path])
@@ -54,7 +56,9 @@ struct PlayChaptersTests {
         func heard() throws -> [Int?] {
             let data = try player.capture.pacedCaptured()
             let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-            return stride(from: 0, to: samples.count / 2 - 441, by: 441).map { PlayChaptersTests.chapter(in: samples, at: $0) }
+            return stride(from: 0, to: samples.count / 2 - 441, by: 441).map {
+                PlayChaptersTests.chapter(in: samples, at: $0)
+            }
         }
     }
 
@@ -80,7 +84,11 @@ struct PlayChaptersTests {
     static func runs(_ heard: [Int?]) -> [(chapter: Int, seconds: Double)] {
         var runs: [(chapter: Int, seconds: Double)] = []
         for case let chapter? in heard {
-            if runs.last?.chapter == chapter { runs[runs.count - 1].seconds += 0.01 } else { runs.append((chapter, 0.01)) }
+            if runs.last?.chapter == chapter {
+                runs[runs.count - 1].seconds += 0.01
+            } else {
+                runs.append((chapter, 0.01))
+            }
         }
         return runs.filter { $0.seconds > 0.02 }
     }
@@ -93,9 +101,12 @@ struct PlayChaptersTests {
         defer { process.kill(signal: SIGKILL) }
         w.hear(0.5)
         #expect(try w.player.t.run(["next-chapter"]).status == 0)
-        #expect(waitUntil(timeout: 10) { ((try? w.player.status())?["chapter"] as? [String: Any])?["number"] as? Int == 2 })
+        #expect(
+            waitUntil(timeout: 10) { ((try? w.player.status())?["chapter"] as? [String: Any])?["number"] as? Int == 2 })
         let chapter = try #require(w.player.status()["chapter"] as? [String: Any])
-        #expect(chapter["title"] as? String == "Part 2" && chapter["start"] as? Double == 2 && chapter["end"] as? Double == 4)
+        #expect(
+            chapter["title"] as? String == "Part 2" && chapter["start"] as? Double == 2
+                && chapter["end"] as? Double == 4)
         let text = try w.player.t.run(["status"])
         #expect(text.stdout.contains("\nChapter 2: Part 2 (0:02-0:04)\n"), "\(text.stdout)")
         if PlaySessionTests.bus {
