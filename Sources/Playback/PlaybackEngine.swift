@@ -18,6 +18,9 @@ public enum PlayerEvent: Equatable, Sendable {
     case stopped(StopReason, at: Int)
     /// Nothing changed; draw again.
     case redraw
+    /// The listener chose other chapters to skip (`podcli chapters --skip`): the session gives
+    /// the engine the chapters again.
+    case chaptersChanged
 }
 
 /// What the listener is told: playing, or why not.
@@ -259,6 +262,10 @@ public struct PlaybackEngine: Equatable, Sendable {
         case .quit: return stop(.quit)
         case .signal(let number): return stop(.signal(number))
         case .redraw: return [.report(.redraw)]
+        case .chaptersChanged: return [.report(.chaptersChanged)]
+        case .setChapters(let marks):
+            chapters = marks
+            return []
         }
     }
 

@@ -28,6 +28,10 @@ public enum PlayerCommand: Equatable, Sendable {
     case nextChapter
     /// Back to the start of the chapter being heard, or within its first 3 s to the one before.
     case previousChapter
+    /// The listener chose other chapters to skip: whoever knows them reads them again.
+    case chaptersChanged
+    /// The episode's chapters, read again.
+    case setChapters(ChapterMarks)
     /// Mark the episode played and move on, as if it had ended.
     case markPlayed
     /// Mark the moment being heard: reported as `PlayerEvent.bookmarked` with that frame, for

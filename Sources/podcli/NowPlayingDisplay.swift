@@ -103,7 +103,7 @@ final class NowPlayingDisplay: PlayDisplay {
         case .stopped(.sleepTimer, _)?: return "Sleep timer: stopped at \(at)\(of), where the fade began"
         case .stopped(_, _)?: return "Stopped at \(at)\(of)"
         // A bookmark is told once recorded, with its number (`PlaySession.recordBookmark`).
-        case .skippedCorruptAudio?, .suspending?, .redraw?, .bookmarked?, nil: return nil
+        case .skippedCorruptAudio?, .suspending?, .redraw?, .bookmarked?, .chaptersChanged?, nil: return nil
         }
     }
 

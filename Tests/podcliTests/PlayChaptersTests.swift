@@ -141,6 +141,27 @@ struct PlayChaptersTests {
         #expect(try w.player.t.show(w.id)["played"] as? Bool == true)
     }
 
+    /// A chapter skipped while the episode plays (paused in the chapter before, so the choice
+    /// comes in time whatever the load) is jumped over from then on, and unskipping it plays it.
+    @Test func aChapterSkippedWhilePlayingIsNotHeard() throws {
+        let w = try World()
+        let process = try w.player.play([w.id, "--from", "0.5"])
+        defer { process.kill(signal: SIGKILL) }
+        w.hear(0.3)
+        #expect(try w.player.t.run(["pause"]).status == 0)
+        #expect(try w.player.t.run(["chapters", w.id, "--skip", "2"]).status == 0)
+        #expect(try w.player.t.run(["resume"]).status == 0)
+        #expect(
+            waitUntil(timeout: 20) { ((try? w.player.status())?["chapter"] as? [String: Any])?["number"] as? Int == 3 })
+        #expect(try w.player.t.run(["chapters", w.id, "--unskip", "2"]).status == 0)
+        #expect(try w.player.t.run(["seek-to", "2"]).status == 0)
+        w.hear(4)
+        #expect(try w.player.t.run(["stop"]).status == 0)
+        #expect(try process.waitUntilExit().status == 0)
+        let runs = Self.runs(try w.heard())
+        #expect(runs.map(\.chapter).prefix(3) == [0, 2, 1], "\(runs)")
+    }
+
     /// `prev-chapter` within chapter 3's first 3 s goes back to chapter 2's start (its tone then
     /// lasts its whole 2 s on the capture); 3.5 s into chapter 3, to chapter 3's own start. The
     /// player is paused for each, so where it is when asked does not depend on the machine's load.

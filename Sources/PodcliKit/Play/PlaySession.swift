@@ -268,8 +268,9 @@ public final class PlaySession {
 
     /// Runs the player on one episode, saving its position as it goes and whatever way it stops.
     private func run(
-        _ player: Player, for episode: Episode, chapters: EpisodeChapterTable, silence: inout SilenceSaved
+        _ player: Player, for episode: Episode, chapters read: EpisodeChapterTable, silence: inout SilenceSaved
     ) throws -> StopReason {
+        var chapters = read
         let feed = try episode.feedID.flatMap { try library.feed(id: $0) }
         let podcast = feed?.title
         let author = episode.author ?? feed?.author
@@ -284,6 +285,11 @@ public final class PlaySession {
                 if status.event == .redraw { takeTerminalIfForeground() }
                 if case .bookmarked(let note, let ticket, let frame) = status.event {
                     recordBookmark(of: episode, at: frame, sampleRate: status.sampleRate, note: note, ticket: ticket)
+                }
+                // Skips chosen while playing (`podcli chapters --skip`) apply from here on.
+                if status.event == .chaptersChanged, let table = try? EpisodeChapterTable(episode, in: library) {
+                    chapters = table
+                    commands.post(.setChapters(table.marks))
                 }
                 let duration = status.duration ?? episode.durationMilliseconds.map { Double($0) / 1000 }
                 let artworkPath = artwork.path(of: episode.id)

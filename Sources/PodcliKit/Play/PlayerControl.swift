@@ -81,6 +81,7 @@ public enum PlayerControl {
         case ("mark-played", 1): return .success(.markPlayed)
         case ("next-chapter", 1): return .success(.nextChapter)
         case ("previous-chapter", 1): return .success(.previousChapter)
+        case ("chapters-changed", 1): return .success(.chaptersChanged)
         case ("seek", 2):
             guard let seconds = Double(words[1].hasPrefix("+") ? String(words[1].dropFirst()) : words[1]),
                 abs(seconds) <= PlaybackTime.longest
@@ -147,6 +148,7 @@ extension PlayerControl {
         case .bookmark(let note, _): return "bookmark" + (note.map { " " + $0 } ?? "")
         case .nextChapter: return "next-chapter"
         case .previousChapter: return "previous-chapter"
+        case .chaptersChanged: return "chapters-changed"
         case .setSpeed(let rate): return "speed \(rate)"
         case .changeSpeed(let change): return change < 0 ? "speed \(change)" : "speed +\(change)"
         case .setSleepTimer(nil): return "sleep off"
@@ -155,7 +157,7 @@ extension PlayerControl {
         case .extendSleepTimer(let seconds): return "sleep +\(seconds)s"
         case .cycleSleepTimer: return "sleep cycle"
         case .quit: return "stop"
-        case .signal, .redraw, .interruptionBegan, .interruptionEnded, .routeChanged: return nil
+        case .signal, .redraw, .setChapters, .interruptionBegan, .interruptionEnded, .routeChanged: return nil
         }
     }
 }

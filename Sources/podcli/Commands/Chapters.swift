@@ -2,6 +2,7 @@ import Arguments
 import Chapters
 import EpisodeStore
 import PodcliKit
+import RemoteControl
 import Terminal
 
 /// `podcli chapters ID [--json] [--skip N] [--unskip N]`: an episode's chapters, numbered in play
@@ -38,6 +39,10 @@ enum ChaptersCommand: Command {
             }
             try library.setChaptersSkipped(true, starts: starts.skip, of: episode)
             try library.setChaptersSkipped(false, starts: starts.unskip, of: episode)
+            // A player playing the episode skips as chosen from now on (none running: nothing to tell).
+            if let socket = try? context.directories.get().controlSocket {
+                _ = try? ControlClient.send("chapters-changed", to: socket)
+            }
             table = try EpisodeChapterTable(episode, in: library)
         }
         let entries = table.chapters.enumerated().map { Entry($1, number: $0 + 1, skipped: table.isSkipped($1)) }

@@ -39,7 +39,7 @@ import Testing
         PlayerCommand.setSpeed(1.25), .changeSpeed(by: 0.1), .changeSpeed(by: -0.1), .setSleepTimer(nil),
         .setSleepTimer(.endOfEpisode), .setSleepTimer(.after(seconds: 900)), .extendSleepTimer(by: 300),
         .cycleSleepTimer, .bookmark(note: nil, ticket: nil), .bookmark(note: "a note", ticket: nil),
-        .cycleSleepTimer, .nextChapter, .previousChapter,
+        .nextChapter, .previousChapter, .chaptersChanged,
     ])
     func aKeysRequestMeansItsCommand(command: PlayerCommand) throws {
         let request = try #require(PlayerControl.request(for: command, volume: 50))
