@@ -1,4 +1,4 @@
--- podcli schema 10: the chapters a listener skips (`podcli chapters ID --skip N`), each by its
+-- podcli schema 12: the chapters a listener skips (`podcli chapters ID --skip N`), each by its
 -- episode and its start in milliseconds: a chapter keeps its start when the chapters are read
 -- again (a refresh, another source merged in), where its number may change.
 CREATE TABLE chapter_skips (
