@@ -78,6 +78,7 @@ public final class ALSAOutput: AudioOutput {
         periodFrames = Int(max(1, period))
         fillFrames = min(
             bufferFrames, max(periodFrames + periodFrames / 2, format.sampleRate * Self.startingFillMicroseconds / 1_000_000))
+        refillFrames = max(1, min(fillFrames / 2, format.sampleRate * Self.refillMicroseconds / 1_000_000))
         // snd_pcm_set_params starts the device only once its buffer is full: after a seek (the
         // buffer dropped) the listener waited for a whole buffer, and a sound server that holds
         // a new stream until then (PulseAudio's ALSA plugin) waited longer. One period is enough
@@ -173,9 +174,12 @@ public final class ALSAOutput: AudioOutput {
         return max(0.001, Double(refillFrames - max(0, room)) / Double(format.sampleRate))
     }
 
-    /// What a write waits to have room for before it fills the device again: half the fill, so
-    /// the device is woken about twice per fill and never holds less than half of it.
-    private var refillFrames: Int { max(1, fillFrames / 2) }
+    /// What a write waits to have room for before it fills the device again (`refillMicroseconds`).
+    private let refillFrames: Int
+    /// Each refill wakes the device, and a sound server's thread: 40 times a second, the device
+    /// never holding less than the fill less this (45 ms at the start; a busy machine's late
+    /// wake-up within that is not heard).
+    public static let refillMicroseconds = 25_000
     /// Filling to the top: a refill's worth fitted, and the fill has not been reached since.
     private var refilling = false
 

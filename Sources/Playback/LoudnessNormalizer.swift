@@ -95,13 +95,19 @@ public final class LoudnessNormalizer: AudioFilter {
         }
         if gains.count < frames { gains = Array(repeating: 0, count: frames) }
         let step = Self.gainRate / Double(format.sampleRate)
+        // Locals: a stored property read or written in this loop costs an exclusivity check
+        // every time.
+        var gainDB = gainDB
+        defer { self.gainDB = gainDB }
         var linear = Float(pow(10, gainDB / 20))
-        for frame in 0..<frames {
-            if gainDB != wanted {
-                gainDB = wanted > gainDB ? min(wanted, gainDB + step) : max(wanted, gainDB - step)
-                linear = Float(pow(10, gainDB / 20))
+        gains.withUnsafeMutableBufferPointer { gains in
+            for frame in 0..<frames {
+                if gainDB != wanted {
+                    gainDB = wanted > gainDB ? min(wanted, gainDB + step) : max(wanted, gainDB - step)
+                    linear = Float(pow(10, gainDB / 20))
+                }
+                gains[frame] = linear
             }
-            gains[frame] = linear
         }
     }
 

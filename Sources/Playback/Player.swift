@@ -52,8 +52,9 @@ public final class Player {
     private var busyRetry: (at: DispatchTime, delay: Double)?
 
     /// Media frames decoded at a time at 1×, and as many more as the speed plays in the same
-    /// time (so the device is written as often at any speed): about 46 ms of sound at 44.1 kHz.
-    static let chunkFrames = 2048
+    /// time (so the device is written as often at any speed): about 23 ms of sound at 44.1 kHz,
+    /// the most of what the filters made at the old speed or volume that can wait unwritten.
+    static let chunkFrames = 1024
     /// Seconds of media between periodic reports while playing (redraws, position saves): at 3×
     /// a report comes every 1/12 s, so a save counted in media time is never late.
     static let reportInterval = 0.25

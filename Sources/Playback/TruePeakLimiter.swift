@@ -144,14 +144,15 @@ final class TruePeakLimiter {
                     let last = (blockEnd - 1 + Self.reach - bufferStart) * channels + channels
                     blockIsQuiet = samples[first..<last].allSatisfy { abs($0) <= quietPeak }
                 }
-                envelope.ask(blockIsQuiet ? 1 : gainAsked(by: interval, samples), of: interval)
+                envelope.ask(blockIsQuiet ? 1 : gainAsked(by: interval, samples, bufferStart: bufferStart), of: interval)
                 let out = frame - delay
                 guard out >= 0 else { continue }
                 let gain = Float(envelope.gain(of: out))
                 let base = (out - bufferStart) * channels
                 for channel in 0..<channels {
-                    let value = (samples[base + channel] * gain * 32_768).rounded()
-                    output[given * channels + channel] = Int16(max(-32_768, min(32_767, value)))
+                    let value = max(-32_768, min(32_767, samples[base + channel] * gain * 32_768))
+                    // Rounded half away from zero, as `rounded()` does, without its call into libm.
+                    output[given * channels + channel] = Int16(value + (value < 0 ? -0.5 : 0.5))
                 }
                 given += 1
             }
@@ -161,7 +162,7 @@ final class TruePeakLimiter {
     }
 
     /// The gain the interval after frame `interval` asks: its peak oversampled, against the ceiling.
-    private func gainAsked(by interval: Int, _ samples: UnsafeBufferPointer<Float>) -> Float {
+    private func gainAsked(by interval: Int, _ samples: UnsafeBufferPointer<Float>, bufferStart: Int) -> Float {
         let channels = channels
         let weights = weights
         let start = samples.baseAddress! + (interval - Self.reach + 1 - bufferStart) * channels
