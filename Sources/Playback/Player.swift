@@ -31,6 +31,8 @@ public final class Player {
     public private(set) var engine: PlaybackEngine
     /// Stop after this many media frames have been played (`--for`).
     private let limit: Int?
+    /// The media frame the episode ends at, before the file's end (a skipped outro); nil: the file's end.
+    private let end: Int?
     /// Between the decoder and the device; the device opens at its output format.
     private let filters: FilterChain
     private let volume = SoftwareVolume()
@@ -64,6 +66,8 @@ public final class Player {
     static let busyRetryDelays = (first: 0.25, longest: 5.0)
 
     public var format: AudioFormat { decoder.format }
+    /// The device's rate: what `clock`'s device frames are counted in.
+    public var deviceSampleRate: Int { outputFormat.sampleRate }
 
     /// The media frame the listener hears now.
     public var position: Int { clock.position(deviceHolding: output?.unplayedFrames ?? 0) }
@@ -74,10 +78,12 @@ public final class Player {
     ///   - filters: between the decoder and the speed (then the volume), in the order the sound
     ///     goes through them.
     ///   - fadeLevel: the sleep timer's fade as the previous episode left it (`fadeLevel`).
+    ///   - end: the media frame the episode ends at (`.endOfEpisode`) when it is not the file's end.
     public init(
         decoder: any AudioDecoder, device: AudioDevice, commands: CommandQueue, engine: PlaybackEngine, limit: Int?,
-        filters: [any AudioFilter] = [], fadeLevel: Double = 1
+        filters: [any AudioFilter] = [], fadeLevel: Double = 1, end: Int? = nil
     ) {
+        self.end = end
         self.fade = SleepFade(level: fadeLevel)
         self.decoder = decoder
         self.device = device
@@ -236,10 +242,13 @@ public final class Player {
             return nil
         case .end: return drainFilters(then: .endOfEpisode)
         }
+        // Decoding stops at an end before the file's (a skipped outro); the filters drain as at its end.
+        let toEnd = end.map { $0 - decoder.position } ?? .max
+        guard toEnd > 0 else { return drainFilters(then: .endOfEpisode) }
         // What the filters hold is decoded too: it plays once they give it out (or drain).
         let frames = min(
             Self.chunkFrames(at: engine.speed), limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia - filters.latency } ?? .max,
-            skipAllows ?? .max)
+            skipAllows ?? .max, toEnd)
         guard frames > 0 else { return drainFilters(then: .limitReached) }
         let count: Int
         do {

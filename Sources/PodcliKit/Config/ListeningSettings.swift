@@ -1,11 +1,15 @@
 import Playback
 
-/// How a feed's episodes sound (`speed`, `skip-silence`, `loudness`: global, and per feed like
-/// `keep`). The defaults play every episode as published, bit for bit.
+/// How a feed's episodes sound (`speed`, `skip-silence`, `loudness`, `skip-intro`, `skip-outro`:
+/// global, and per feed like `keep`). The defaults play every episode as published, bit for bit.
 public struct ListeningSettings: Equatable, Sendable {
     public var speed = 1.0
     public var skipSilence = SilenceSkipping.off
     public var loudness = LoudnessTarget.off
+    /// Seconds an episode played from its beginning starts past, and seconds before its end it
+    /// ends (marked played, as at its end).
+    public var skipIntro = 0
+    public var skipOutro = 0
 
     public init() {}
 }

@@ -20,11 +20,15 @@ public enum Setting: String, CaseIterable, Sendable {
     case speed
     case skipSilence = "skip-silence"
     case loudness
+    case skipIntro = "skip-intro"
+    case skipOutro = "skip-outro"
 
     /// May be given in a `[feed "NAME"]` section.
     public var isPerFeed: Bool {
         switch self {
-        case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter, .speed, .skipSilence, .loudness: return true
+        case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter, .speed, .skipSilence, .loudness, .skipIntro,
+            .skipOutro:
+            return true
         default: return false
         }
     }
@@ -51,6 +55,8 @@ public enum Setting: String, CaseIterable, Sendable {
         case .speed: return "playing speed, pitch kept: 0.5 to 3.0 in steps of 0.05"
         case .skipSilence: return "shorten silences while playing: off, mild, medium or aggressive"
         case .loudness: return "bring episodes to this loudness in LUFS, e.g. -16 (off: as published)"
+        case .skipIntro: return "seconds an episode played from its beginning starts past (0: none)"
+        case .skipOutro: return "seconds before its end an episode ends, marked played (0: none)"
         }
     }
 
@@ -77,6 +83,8 @@ public enum Setting: String, CaseIterable, Sendable {
         case .speed: return ConfigValue.number(policy.listening.speed)
         case .skipSilence: return policy.listening.skipSilence.rawValue
         case .loudness: return policy.listening.loudness.description
+        case .skipIntro: return "\(policy.listening.skipIntro)"
+        case .skipOutro: return "\(policy.listening.skipOutro)"
         }
     }
 
@@ -104,7 +112,8 @@ public enum Setting: String, CaseIterable, Sendable {
             if let rate = config.sync.limitRate, rate < 1024 { throw .init("a rate of at least 1K (bytes per second)") }
         case .streamMaxSize: config.sync.streamMaxSize = try ConfigValue.size(value)
         case .streamMaxTime: config.sync.streamMaxTime = try ConfigValue.duration(value)
-        case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter, .speed, .skipSilence, .loudness:
+        case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter, .speed, .skipSilence, .loudness, .skipIntro,
+            .skipOutro:
             try apply(value, to: &config.policy)
         }
     }
@@ -143,6 +152,8 @@ public enum Setting: String, CaseIterable, Sendable {
         case .loudness:
             guard let target = LoudnessTarget(value) else { throw .init("a loudness from -40 to -5 (LUFS), or off") }
             policy.listening.loudness = target
+        case .skipIntro: policy.listening.skipIntro = try ConfigValue.count(value, in: 0...3600)
+        case .skipOutro: policy.listening.skipOutro = try ConfigValue.count(value, in: 0...3600)
         default:
             throw .init("a setting for every feed, not one feed (put it before any [feed] section)")
         }

@@ -186,10 +186,11 @@ public final class PlaySession {
         guard let (decoder, stream) = try open(episode) else {
             return commands.take().lazy.compactMap(\.signalNumber).first.map(StopReason.signal) ?? .quit
         }
-        decoder.seek(toFrame: try startFrame(of: episode, decoder: decoder, requested: requested))
+        let settings = listening.settings(for: episode)
+        let span = try span(of: episode, decoder: decoder, requested: requested, settings: settings)
+        decoder.seek(toFrame: span.start)
         findArtwork(of: episode, playing: decoder.path)
         let rate = Double(decoder.format.sampleRate)
-        let settings = listening.settings(for: episode)
         let speed = playing.chosenSpeed ?? settings.speed
         playing.engine.start(atSpeed: speed)
         let chapters = try EpisodeChapterTable(episode, in: library)
@@ -198,17 +199,20 @@ public final class PlaySession {
         let player = Player(
             decoder: decoder, device: playing.device, commands: commands, engine: playing.engine,
             limit: playing.remaining.map { Int(($0 * rate).rounded()) }, filters: filters,
-            fadeLevel: playing.fadeLevel)
-        var silence = SilenceSaved(
-            filters.lazy.compactMap { $0 as? SilenceSkipper }.first, sampleRate: decoder.format.sampleRate)
-        let reason = try run(player, for: episode, chapters: chapters, silence: &silence)
+            fadeLevel: playing.fadeLevel, end: span.end)
+        var tally = ListeningTally(
+            player, skipper: filters.lazy.compactMap { $0 as? SilenceSkipper }.first,
+            introSkipped: span.introSkipped * 1000 / decoder.format.sampleRate)
+        let outroSkipped = span.end.map { (decoder.frameCount ?? $0) - $0 } ?? 0
+        let reason = try run(
+            player, for: episode, chapters: chapters, tally: &tally, outroSkipped: outroSkipped * 1000 / decoder.format.sampleRate)
         playing.sleepsNow = reason == .endOfEpisode && player.engine.sleepDeadline == .endOfEpisode
         playing.fadeLevel = player.fadeLevel
         if player.engine.speed != speed { playing.chosenSpeed = player.engine.speed }
         playing.engine = player.engine.forNextEpisode(listened: player.listenedSeconds)
         playing.remaining = playing.remaining.map { $0 - Double(player.clock.mediaFramesPlayed) / rate }
         if reason == .endOfEpisode, let failure = stream?.failure {
-            try save(player.position, of: episode, sampleRate: decoder.format.sampleRate, silence: &silence)
+            try save(player.position, of: episode, sampleRate: decoder.format.sampleRate, tally: &tally)
             throw failure
         }
         return reason
@@ -266,9 +270,12 @@ public final class PlaySession {
         return error is DecoderError || error is DownloadError
     }
 
-    /// Runs the player on one episode, saving its position as it goes and whatever way it stops.
+    /// Runs the player on one episode, saving its position (and what was played) as it goes and
+    /// whatever way it stops; an episode that ends, `outroSkipped` milliseconds before its file's
+    /// end, is counted finished.
     private func run(
-        _ player: Player, for episode: Episode, chapters read: EpisodeChapterTable, silence: inout SilenceSaved
+        _ player: Player, for episode: Episode, chapters read: EpisodeChapterTable, tally: inout ListeningTally,
+        outroSkipped: Int
     ) throws -> StopReason {
         var chapters = read
         let feed = try episode.feedID.flatMap { try library.feed(id: $0) }
@@ -309,8 +316,10 @@ public final class PlaySession {
                     Double(abs(status.position - $0)) >= Self.saveInterval * Double(status.sampleRate)
                 }) ?? true {
                     lastSaved = status.position
+                    if case .stopped(.endOfEpisode, _) = status.event { tally.finish(outroSkipped: outroSkipped) }
+                    if case .stopped(.markedPlayed, _) = status.event { tally.finish(outroSkipped: 0) }
                     do throws(StoreError) {
-                        try save(status.position, of: episode, sampleRate: status.sampleRate, silence: &silence)
+                        try save(status.position, of: episode, sampleRate: status.sampleRate, tally: &tally)
                         saveFailure = nil
                     } catch {
                         saveFailure = error
@@ -319,7 +328,7 @@ public final class PlaySession {
                 if case .suspending = status.event { suspend() }
             }
         } catch {
-            try? save(player.position, of: episode, sampleRate: player.format.sampleRate, silence: &silence)
+            try? save(player.position, of: episode, sampleRate: player.format.sampleRate, tally: &tally)
             throw error
         }
         // Played to its end (or marked played), the episode's record is `markPlayed`'s to make,
@@ -333,31 +342,16 @@ public final class PlaySession {
         return reason
     }
 
-    /// Saves the position, and the silence skipped since the last save.
-    private func save(_ frame: Int, of episode: Episode, sampleRate: Int, silence: inout SilenceSaved)
+    /// Saves the position, and what was played since the last save (the listening log, the
+    /// silence skipped), in one transaction.
+    private func save(_ frame: Int, of episode: Episode, sampleRate: Int, tally: inout ListeningTally)
         throws(StoreError)
     {
-        let skipped = silence.unsaved
-        try library.setPlaybackState(
+        let listened = tally.unsaved
+        try library.savePlayback(
             PlaybackState(positionMilliseconds: frame * 1000 / sampleRate, played: false), of: episode,
-            silenceSkipped: skipped)
-        silence.saved += skipped
-    }
-
-    /// The time skip silence saved in the episode playing, and how much of it the library has.
-    private struct SilenceSaved {
-        let skipper: SilenceSkipper?
-        let sampleRate: Int
-        /// Milliseconds already added to the episode's total.
-        var saved = 0
-
-        init(_ skipper: SilenceSkipper?, sampleRate: Int) {
-            self.skipper = skipper
-            self.sampleRate = sampleRate
-        }
-
-        /// Milliseconds skipped and not saved yet (counted from the frames, so no save rounds any away).
-        var unsaved: Int { (skipper.map { $0.skippedFrames * 1000 / sampleRate } ?? 0) - saved }
+            listened: listened)
+        tally.saved(listened)
     }
 
     /// Starts finding the episode's artwork. When it arrives, a redraw reports it (to `status`
@@ -376,6 +370,23 @@ public final class PlaySession {
         try DownloadError.checkFetchable(episode.sourceURL)
         display.note("Streaming #\(episode.id) \(episode.title) from \(episode.sourceURL)")
         return EpisodeStream(episode: episode, libraryDirectory: library.directory, policy: downloadPolicy)
+    }
+
+    /// Where to start and end: from `startFrame`, past the intro when that is the beginning
+    /// (not `requested`), and ending before the outro; neither when they leave nothing to play,
+    /// nor the intro before the decoder can seek past it (a stream arriving), nor the outro when
+    /// the length is not known yet or playing starts inside it.
+    private func span(of episode: Episode, decoder: any AudioDecoder, requested: Double?, settings: ListeningSettings)
+        throws -> (start: Int, end: Int?, introSkipped: Int)
+    {
+        let start = try startFrame(of: episode, decoder: decoder, requested: requested)
+        let rate = decoder.format.sampleRate
+        let (intro, outro) = (settings.skipIntro * rate, settings.skipOutro * rate)
+        if let length = decoder.frameCount, intro + outro >= length { return (start, nil, 0) }
+        let skipsIntro = intro > 0 && requested == nil && start == 0 && (decoder.seekableFrames ?? 0) > intro
+        let from = skipsIntro ? intro : start
+        let end = decoder.frameCount.flatMap { outro > 0 && from < $0 - outro ? $0 - outro : nil }
+        return (from, end, skipsIntro ? intro : 0)
     }
 
     /// Where to start: `requested`, else where the episode was left (the start once played, or

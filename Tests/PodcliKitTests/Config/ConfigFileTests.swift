@@ -55,6 +55,7 @@ import Testing
             .hostConnections: "3", .diskBudget: "20G", .minFree: "1G", .limitRate: "500K", .streamMaxSize: "2G",
             .streamMaxTime: "90m", .download: "all", .keep: "3", .maxAge: "30", .maxSize: "200M",
             .deletePlayedAfter: "0", .speed: "1.75", .skipSilence: "medium", .loudness: "-16",
+            .skipIntro: "30", .skipOutro: "15",
         ]
         #expect(values.count == Setting.allCases.count)
         let c = try ConfigFixture()

@@ -78,6 +78,18 @@ import Testing
         #expect(listening.settings(forFeed: nil).loudness == .off)
     }
 
+    /// `skip-intro` and `skip-outro` are per feed like `keep`: a feed's section over the global one.
+    @Test func skipIntroAndOutroAreTheFeedsOverTheGlobalOnes() throws {
+        let c = try ConfigFixture(feeds: Self.titles)
+        let config = try c.read("skip-intro = 10\n[feed \"Daily\"]\nskip-intro = 30\nskip-outro = 15\n")
+        let listening = Listening(config: config, feeds: try c.feeds)
+        #expect(listening.settings(forFeed: 1).skipIntro == 30 && listening.settings(forFeed: 1).skipOutro == 15)
+        #expect(listening.settings(forFeed: 2).skipIntro == 10 && listening.settings(forFeed: 2).skipOutro == 0)
+        #expect(listening.settings(forFeed: nil).skipIntro == 10)
+        #expect(throws: ConfigValue.Problem.self) { try Setting.skipOutro.check("-5", inFeedSection: true) }
+        #expect(throws: ConfigValue.Problem.self) { try Setting.skipIntro.check("3601", inFeedSection: false) }
+    }
+
     /// The case: `config get keep --feed 3` must see the `[feed "My Show"]` section that
     /// `sync` applies to feed 3, whatever names the feed on either side.
     @Test func theSettingShownForAFeedIsTheOneSyncApplies() throws {
