@@ -44,8 +44,8 @@ let package = Package(
             plugins: ["EmbedMigrations"]),
         // Threads that stop when asked and are joined: every thread a command starts ends before it returns.
         .target(name: "Threads", dependencies: ["CSystem"]),
-        // What a file is from its bytes: the audio sniffer, container checks, embedded pictures.
-        .target(name: "AudioFormats"),
+        // What a file is from its bytes: the audio sniffer, container checks, embedded pictures and chapters.
+        .target(name: "AudioFormats", dependencies: ["Chapters"]),
         .target(name: "Downloads", dependencies: ["AudioFormats", "CCurl", "CSystem", "Digest", "Strings", "Threads"]),
         // An episode's chapters from every source, in one table.
         .target(name: "Chapters"),
@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         // CSQLite: a test holds locks with a bare connection, as another process would.
         .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest", "CSQLite"]),
-        .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "TestSupport"]),
+        .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "Chapters", "TestSupport"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport", "Threads"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         .testTarget(name: "ChaptersTests", dependencies: ["Chapters"]),

@@ -31,18 +31,32 @@ struct FLACPicture {
 
     /// The front cover (else the first picture) of a native FLAC file's metadata blocks.
     static func front(inBlocksOf source: some ByteSource, limit: Int) -> [UInt8]? {
-        var pictures: [FLACPicture] = []
+        let pictures = FLACMetadata.blocks(in: source).filter { $0.type == 6 }.compactMap {
+            FLACPicture(in: source, at: $0.offset, length: $0.length)
+        }
+        return EmbeddedPictures.choose(
+            pictures.lazy.map { picture in (picture.type, { picture.bytes(in: source, limit: limit) }) })
+    }
+}
+
+/// The metadata blocks of a native FLAC file, after "fLaC": a 4-byte header each (the last-block
+/// flag and the type, a 24-bit length), the first of them STREAMINFO.
+enum FLACMetadata {
+    /// More blocks than any file has: a file of zeros would otherwise be millions of empty ones.
+    static let maximumBlocks = 1024
+
+    /// Each block's type and where its body lies.
+    static func blocks(in source: some ByteSource) -> [(type: UInt8, offset: Int, length: Int)] {
+        var blocks: [(type: UInt8, offset: Int, length: Int)] = []
         var offset = 4
-        while true {
+        while blocks.count < maximumBlocks {
             let header = source.bytes(at: offset, count: 4)
             guard header.count == 4 else { break }
             let length = Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-            if header[0] & 0x7F == 6, let picture = FLACPicture(in: source, at: offset + 4, length: length) {
-                pictures.append(picture)
-            }
+            blocks.append((header[0] & 0x7F, offset + 4, length))
             offset += 4 + length
             if header[0] & 0x80 != 0 { break }
         }
-        return EmbeddedPictures.choose(pictures.lazy.map { picture in (picture.type, { picture.bytes(in: source, limit: limit) }) })
+        return blocks
     }
 }

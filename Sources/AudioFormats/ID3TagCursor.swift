@@ -4,6 +4,7 @@ struct ID3TagCursor<Source: ByteSource> {
     let source: Source
     private var offset: Int
     private let end: Int
+    private let declaredEnd: Int
     private let unsynchronised: Bool
     private var previousWasFF = false
 
@@ -11,8 +12,29 @@ struct ID3TagCursor<Source: ByteSource> {
         self.source = source
         self.offset = start
         self.end = min(end, source.size)
+        self.declaredEnd = end
         self.unsynchronised = unsynchronised
     }
+
+    /// A cursor at the first frame of the tag whose header (`header`) is at `start`: past any
+    /// extended header; nil when that is cut short.
+    init?(tagAt start: Int, header: ID3v2Header, in source: Source) {
+        self.init(
+            source: source, start: start + ID3v2Header.length, end: start + ID3v2Header.length + header.bodySize,
+            unsynchronised: header.majorVersion < 4 && header.isUnsynchronised)
+        if header.hasExtendedHeader {
+            let field = read(4)
+            guard field.count == 4 else { return nil }
+            // v2.3 gives the size after the field; v2.4, syncsafe, including it.
+            let size =
+                header.majorVersion == 4
+                ? field.reduce(0) { $0 << 7 | Int($1 & 0x7F) } - 4 : Int(UInt32(bigEndian: field, at: 0))
+            skip(size)
+        }
+    }
+
+    /// Whether the tag's body reaches past the end of the file.
+    var tagEndsPastFile: Bool { end < declaredEnd }
 
     /// The next `count` bytes of the tag (fewer at its end).
     mutating func read(_ count: Int) -> [UInt8] {

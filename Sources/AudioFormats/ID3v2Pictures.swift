@@ -16,27 +16,17 @@ enum ID3v2Pictures {
     private static func front(in source: some ByteSource, tagAt start: Int, header: ID3v2Header, limit: Int)
         -> [UInt8]?
     {
-        var cursor = ID3TagCursor(
-            source: source, start: start + ID3v2Header.length, end: start + ID3v2Header.length + header.bodySize,
-            unsynchronised: header.majorVersion < 4 && header.isUnsynchronised)
-        if header.hasExtendedHeader {
-            let field = cursor.read(4)
-            guard field.count == 4 else { return nil }
-            // v2.3 gives the size after the field; v2.4, syncsafe, including it.
-            let size = header.majorVersion == 4 ? field.reduce(0) { $0 << 7 | Int($1 & 0x7F) } - 4 : Int(UInt32(bigEndian: field, at: 0))
-            cursor.skip(size)
-        }
+        guard var cursor = ID3TagCursor(tagAt: start, header: header, in: source) else { return nil }
         var first: [UInt8]?
         while let frame = ID3Frame(reading: &cursor, version: header.majorVersion) {
             guard frame.isPicture, !frame.isCompressedOrEncrypted, frame.storedLength <= limit + limit / 4 else {
                 cursor.skip(frame.storedLength)
                 continue
             }
-            var body = cursor.read(frame.storedLength)
-            guard body.count == frame.storedLength else { return first }
-            if frame.hasDataLengthIndicator { body.removeFirst(min(4, body.count)) }
-            if frame.isUnsynchronised { body = ID3Frame.resynchronised(body) }
-            guard let (type, image) = picture(in: body, version: header.majorVersion), image.count <= limit else { continue }
+            guard let body = frame.body(from: &cursor) else { return first }
+            guard let (type, image) = picture(in: body, version: header.majorVersion), image.count <= limit else {
+                continue
+            }
             if type == EmbeddedPictures.frontCover { return image }
             if first == nil { first = image }
         }
@@ -56,17 +46,8 @@ enum ID3v2Pictures {
         guard index < body.count else { return nil }
         let type = Int(body[index])
         index += 1
-        // The description, terminated by one zero byte, or two (aligned) in UTF-16.
-        let wide = encoding == 1 || encoding == 2
-        while index < body.count {
-            if !wide && body[index] == 0 { break }
-            if wide && index + 1 < body.count && body[index] == 0 && body[index + 1] == 0 {
-                index += 1
-                break
-            }
-            index += wide ? 2 : 1
-        }
-        index += 1
+        // The description, in the frame's encoding.
+        index = ID3Text.terminated(body, from: index, encoding: encoding).next
         guard index < body.count else { return nil }
         return (type, Array(body[index...]))
     }

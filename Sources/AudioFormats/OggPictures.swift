@@ -32,33 +32,20 @@ enum OggPictures {
     private static func comments(_ packet: OggPacket, skipping skip: Int, in source: some ByteSource, limit: Int)
         -> [UInt8]?
     {
-        let bytes = PacketBytes(packet: packet, source: source)
-        func number(_ at: Int) -> Int? {
-            let field = bytes.bytes(at: at, count: 4)
-            return field.count == 4 ? Int(UInt32(littleEndian: field, at: 0)) : nil
-        }
-        guard let vendor = number(skip), let count = number(skip + 4 + vendor) else { return nil }
+        let comments = VorbisComments(bytes: PacketBytes(packet: packet, source: source), start: skip)
         // Base64 takes 4 bytes for 3, and the block's fields come before the image.
         let longest = pictureKey.count + (limit + 4096) / 3 * 4 + 4
-        var offset = skip + 8 + vendor
         var pictures: [(type: Int, bytes: () -> [UInt8]?)] = []
-        for _ in 0..<count {
-            guard let length = number(offset) else { break }
-            let start = offset + 4
-            offset = start + length
-            guard length > pictureKey.count, length <= longest,
-                bytes.bytes(at: start, count: pictureKey.count).map(uppercased) == pictureKey,
-                let block = Base64.decode(bytes.bytes(at: start + pictureKey.count, count: length - pictureKey.count))
-            else { continue }
+        comments.visit { start, length in
+            guard length > pictureKey.count, length <= longest, comments.hasKey(pictureKey, at: start, length: length),
+                let block = Base64.decode(
+                    comments.bytes.bytes(at: start + pictureKey.count, count: length - pictureKey.count))
+            else { return true }
             let memory = MemoryBytes(block)
-            guard let picture = FLACPicture(in: memory, at: 0, length: block.count) else { continue }
+            guard let picture = FLACPicture(in: memory, at: 0, length: block.count) else { return true }
             pictures.append((picture.type, { picture.bytes(in: memory, limit: limit) }))
-            if picture.type == EmbeddedPictures.frontCover { break }
+            return picture.type != EmbeddedPictures.frontCover
         }
         return EmbeddedPictures.choose(pictures)
-    }
-
-    private static func uppercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
     }
 }

@@ -8,9 +8,15 @@ public struct Chapter: Sendable, Equatable, Codable {
     /// nil when the source gives none: the chapter still has its start.
     public var title: String?
     public var url: String?
+    /// The chapter's picture: a URL, or `Chapter.imageInFile` for one embedded in the audio file
+    /// (ID3 APIC inside a CHAP frame), which is not read.
     public var image: String?
     /// False for JSON chapters marked `"toc": false`: shown, but not a stop for next and previous.
     public var isNavigationStop: Bool
+
+    /// The `image` of a chapter whose picture is inside the audio file: not a URL (no scheme), so
+    /// never taken for one.
+    public static let imageInFile = "embedded"
 
     public init(
         start: Double, end: Double? = nil, title: String? = nil, url: String? = nil, image: String? = nil,
