@@ -28,6 +28,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case unplayable(url: String, reason: String)
     /// An image longer than podcli takes as artwork.
     case imageTooLarge(url: String, limit: Int)
+    /// A JSON chapters file longer than podcli reads.
+    case chaptersTooLarge(url: String, limit: Int)
     /// Writing the file failed (full disk, quota, file size limit, permissions).
     case storage(path: String, errno: Int32)
     /// The transfer ended without the whole body, after any retries.
@@ -66,6 +68,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(url) cannot be played: \(reason); nothing was kept"
         case .imageTooLarge(let url, let limit):
             return "\(url) is larger than \(limit / (1024 * 1024)) MiB, more than podcli takes as artwork"
+        case .chaptersTooLarge(let url, let limit):
+            return "\(url) is larger than \(limit / (1024 * 1024)) MiB, more than podcli reads as chapters"
         case .storage(let path, let code):
             return "could not write \(path): \(String(cString: strerror(code)))"
         case .incomplete(let url, let received, let expected):

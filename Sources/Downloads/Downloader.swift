@@ -69,6 +69,18 @@ public final class Downloader {
         self.transfer = Transfer(policy: policy, stop: stop)
     }
 
+    /// A JSON chapters file holds a few hundred bytes a chapter.
+    public static let maximumChaptersBytes = 2 * 1024 * 1024
+
+    /// The Podcasting 2.0 JSON chapters file at `url`, into memory, on this downloader's handle:
+    /// one GET as a feed is fetched (http and https only, compression accepted), no retries.
+    /// - Throws: `DownloadError` (`.chaptersTooLarge` past `maximumChaptersBytes`).
+    public func fetchChapters(_ url: String) throws(DownloadError) -> [UInt8] {
+        try transfer.fetchIntoMemory(
+            url, maximumBytes: Self.maximumChaptersBytes, acceptCompression: true, policy: policy,
+            tooLarge: .chaptersTooLarge(url: url, limit: Self.maximumChaptersBytes))
+    }
+
     /// - Throws: `DownloadError`. A partial file that can be resumed is left in place (also when
     ///   stopped).
     public func download(_ request: DownloadRequest, onEvent: (DownloadEvent) -> Void) throws(DownloadError)

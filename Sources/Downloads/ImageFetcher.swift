@@ -22,11 +22,24 @@ public final class ImageFetcher {
     /// - Throws: `DownloadError`: `.invalidURL`, `.http` for any other status, `.imageTooLarge`
     ///   past `maximumBytes`, `.network` and the redirect errors as libcurl reports them, `.stopped`.
     public func fetch(_ url: String, maximumBytes: Int = maximumBytes) throws(DownloadError) -> [UInt8] {
+        try transfer.fetchIntoMemory(
+            url, maximumBytes: maximumBytes, acceptCompression: false, policy: policy,
+            tooLarge: .imageTooLarge(url: url, limit: maximumBytes))
+    }
+}
+
+extension Transfer {
+    /// The body of a 200 response to one GET of `url`, kept in memory: an image, a chapters file.
+    /// - Throws: `DownloadError`: `.invalidURL`, `.http` for any other status, `tooLarge` past
+    ///   `maximumBytes`, `.network` and the redirect errors as libcurl reports them, `.stopped`.
+    func fetchIntoMemory(
+        _ url: String, maximumBytes: Int, acceptCompression: Bool, policy: DownloadPolicy, tooLarge: DownloadError
+    ) throws(DownloadError) -> [UInt8] {
         try DownloadError.checkFetchable(url)
         let exchange = ImageExchange(maximumBytes: maximumBytes)
-        let result = transfer.perform(Transfer.Exchange(url: url), sink: exchange)
+        let result = perform(Exchange(url: url, acceptCompression: acceptCompression), sink: exchange)
         if result.stopped { throw .stopped(url: url) }
-        if exchange.tooLarge { throw .imageTooLarge(url: url, limit: maximumBytes) }
+        if exchange.tooLarge { throw tooLarge }
         let status = exchange.headers.status
         // A redirect that was not followed is libcurl's to explain (a refused scheme, a loop).
         if status >= 400 { throw .http(status: status, url: url, attempts: 1) }
@@ -36,7 +49,7 @@ public final class ImageFetcher {
     }
 }
 
-/// One GET of an image: the body kept in memory, up to a limit.
+/// One GET of an image (or another small file): the body kept in memory, up to a limit.
 final class ImageExchange: TransferSink {
     private let maximumBytes: Int
     private(set) var headers = ResponseHeaders()

@@ -73,6 +73,32 @@ enum FileSystem {
         guard fsync(descriptor) == 0 else { throw .io(path: path, operation: "sync", errno: errno) }
     }
 
+    /// Puts `bytes` at `path` with `mode` (whatever the umask) so that a reader sees the old
+    /// file or the new one, never part of one: written to a hidden temporary file beside it,
+    /// synced, renamed over it. Nothing is left behind when it fails.
+    static func replace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(StoreError) {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        var template = Array((directory + "/.podcli-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw .io(path: path, operation: "create a file beside", errno: errno) }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: (operation: String, errno: Int32)?
+        if fchmod(descriptor, mode) != 0 { failure = ("change the mode of", errno) }
+        var written = 0
+        while failure == nil && written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 && errno != EINTR { failure = ("write", errno) }
+            if count > 0 { written += count }
+        }
+        if failure == nil && fsync(descriptor) != 0 { failure = ("sync", errno) }
+        close(descriptor)
+        if failure == nil && Glibc.rename(temporary, path) != 0 { failure = ("rename into", errno) }
+        if let failure {
+            unlink(temporary)
+            throw .io(path: path, operation: failure.operation, errno: failure.errno)
+        }
+    }
+
     static func status(_ path: String) -> stat? {
         var info = stat()
         return lstat(path, &info) == 0 ? info : nil

@@ -20,9 +20,25 @@ extension Library {
 
     public func artworkPath(of episode: Episode) -> String { directory(of: episode) + "/" + Library.artworkName }
 
+    /// The episode's Podcasting 2.0 JSON chapters file (`podcast:chapters`), fetched once when
+    /// its audio is downloaded: what the server sent, read by `EpisodeChapters`.
+    public static let chaptersName = ".chapters.json"
+
+    public func chaptersPath(of episode: Episode) -> String { directory(of: episode) + "/" + Library.chaptersName }
+
+    /// Keeps `bytes` as the episode's chapters file, written whole (a reader never sees part of
+    /// one) with the mode of the episode's protection, as its audio is. A hidden name: never
+    /// taken for a download, not a file `verify` checks, removed with the episode's directory.
+    public func cacheChapters(_ bytes: [UInt8], of episode: Episode) throws(StoreError) {
+        try prepareDirectory(for: episode)
+        try FileSystem.replace(chaptersPath(of: episode), with: bytes, mode: episode.protection.fileMode)
+    }
+
+    public func hasCachedChapters(of episode: Episode) -> Bool { FileSystem.isRegularFile(chaptersPath(of: episode)) }
+
     /// Whether `name`, in an episode's directory, is one of podcli's own files rather than a
-    /// download: hidden names (the artwork, temporary files, and the chapters and transcripts to
-    /// come), and `artwork.jpg`, where podcli 0.1 cached the artwork. A downloaded name is never
+    /// download: hidden names (the artwork, the chapters, temporary files, and the transcripts
+    /// to come), and `artwork.jpg`, where podcli 0.1 cached the artwork. A downloaded name is never
     /// one of them (the downloader's `FileName` sees to it).
     public static func isOwnFile(_ name: String) -> Bool { name.hasPrefix(".") || name == "artwork.jpg" }
 

@@ -11,7 +11,7 @@ public struct EpisodeChapterTable: Sendable {
     public let skippedStarts: Set<Int>
 
     public init(_ episode: Episode, in library: Library) throws(StoreError) {
-        list = EpisodeChapters.list(for: episode)
+        list = try EpisodeChapters.list(for: episode, in: library)
         skippedStarts = try library.skippedChapterStarts(of: episode)
     }
 

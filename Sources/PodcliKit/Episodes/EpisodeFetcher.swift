@@ -75,9 +75,11 @@ public struct EpisodeFetcher {
             }
             onEvent?(.ended)
             try recorder.check()
-            return try library.recordDownload(
+            let file = try library.recordDownload(
                 of: episode, partialName: result.partialName, finalName: result.fileName, size: result.size,
                 sha256: result.sha256, contentType: result.contentType)
+            cacheChapters(of: episode)
+            return file
         } catch {
             onEvent?(.ended)
             if case DownloadError.stopped = error {
@@ -92,6 +94,18 @@ public struct EpisodeFetcher {
             }
             throw error
         }
+    }
+}
+
+extension EpisodeFetcher {
+    /// Fetches the episode's JSON chapters file (`podcast:chapters`) once, into its directory,
+    /// with the downloader's handle: what the server sent is kept, chapters or not (`show` says
+    /// which). A failure costs the chapters from that source, never the download.
+    private func cacheChapters(of episode: Episode) {
+        guard let url = episode.chaptersURL, !library.hasCachedChapters(of: episode),
+            let bytes = try? downloader.fetchChapters(url)
+        else { return }
+        try? library.cacheChapters(bytes, of: episode)
     }
 }
 

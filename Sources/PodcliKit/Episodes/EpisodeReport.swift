@@ -58,8 +58,11 @@ public struct EpisodeReport: Encodable {
     public let kept: Bool
     /// Starred by the user (`podcli star`).
     public let starred: Bool
+    /// Every source's, merged (`EpisodeChapters`).
     public let chapters: [Chapter]
     public let chaptersURL: String?
+    /// Why a source of chapters gave none (its data is broken), one sentence each.
+    public let chapterProblems: [String]
     public let transcripts: [Transcript]
     public let persons: [Person]
 
@@ -68,6 +71,7 @@ public struct EpisodeReport: Encodable {
         case starred
         case feed, guid, duration, link, description, episode, season, new, chapters, transcripts, persons
         case chaptersURL = "chapters_url"
+        case chapterProblems = "chapter_problems"
         case feedID = "feed_id"
         case publishedAt = "published_at"
         case imageURL = "image_url"
@@ -124,7 +128,9 @@ public struct EpisodeReport: Encodable {
         starred = episode.isStarred
         status = EpisodeLine.status(
             state: episode.state, removed: episode.removedAt != nil, played: playback.played, new: new)
-        chapters = EpisodeChapters.list(for: episode).chapters
+        let chapterLookup = try EpisodeChapters.lookup(for: episode, in: library)
+        chapters = chapterLookup.list.chapters
+        chapterProblems = chapterLookup.problems.map(\.description)
         chaptersURL = episode.chaptersURL
         transcripts = Self.decode(episode.transcriptsJSON)
         persons = Self.decode(episode.personsJSON)
@@ -173,6 +179,7 @@ public struct EpisodeReport: Encodable {
         if let downloadedAt { pairs.append(("Downloaded", Formatting.time(downloadedAt))) }
         if let verifiedAt { pairs.append(("Verified", Formatting.time(verifiedAt))) }
         if let lastError { pairs.append(("Last error", lastError)) }
+        pairs += chapterProblems.map { ("Chapters", $0) }
         let width = pairs.map(\.0.count).max() ?? 0
         var lines = pairs.map { Formatting.padded($0.0, to: width) + "  " + $0.1 }
         if !chapters.isEmpty {

@@ -10,7 +10,8 @@ extension PlaySession {
     /// the bookmark as JSON, or why it was not recorded.
     func recordBookmark(of episode: Episode, at frame: Int, sampleRate: Int, note: String?, ticket: Int?) {
         let seconds = Double(frame) / Double(sampleRate)
-        let chapters = EpisodeChapters.list(for: episode)
+        // A chapter that cannot be looked up costs the bookmark its chapter, not the bookmark.
+        let chapters = (try? EpisodeChapters.list(for: episode, in: library)) ?? .empty
         let chapter = chapters.index(at: seconds).flatMap { chapters.chapters[$0].title }
         let reply: String
         do {
