@@ -2,7 +2,7 @@
 # Fuzzes podcli's readers with libFuzzer and AddressSanitizer.
 # Usage: fuzz/run.sh [SECONDS] [feeds|audio]   (default 300 s, feeds).
 #   feeds: the feed parser; seeds are the project's test feeds and, when present, ../shared/corpus/feeds.
-#   audio: the audio sniffer, the container checks and the embedded-picture readers; seeds are the
+#   audio: the audio sniffer, the container checks, the embedded-picture and chapter readers; seeds are the
 #          project's MP3s, the corpus's audio, and one second of each format ffmpeg writes.
 # Findings (crash-*, timeout-*, oom-*) land in fuzz/findings/.
 set -euo pipefail
@@ -38,6 +38,11 @@ else
         ffmpeg -v error -y "${tone[@]}" -c:a aac -f adts "$corpus/raw.aac"
         ffmpeg -v error -y "${tone[@]}" -c:a libopus "$corpus/tone.opus"
         ffmpeg -v error -y "${tone[@]}" -c:a libvorbis "$corpus/tone.ogg"
+        printf ';FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=500\ntitle=One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=500\nEND=1000\ntitle=Two\n' >"$corpus/chapters.txt"
+        for name in chapters.mp3 chapters.m4a chapters.opus; do
+            ffmpeg -v error -y "${tone[@]}" -i "$corpus/chapters.txt" -map 0 -map_chapters 1 "$corpus/$name"
+        done
+        rm "$corpus/chapters.txt"
         ffmpeg -v error -y "${tone[@]}" -c:a flac "$corpus/tone.flac"
     fi
 fi

@@ -2,9 +2,11 @@ import Chapters
 
 /// The chapters of an ID3v2.3 or v2.4 tag (the ID3v2 Chapter Frame Addendum): a CHAP frame per
 /// chapter (an element ID, start and end in milliseconds, then frames of its own: TIT2 the
-/// title, WXXX or another W*** frame its URL, APIC its picture), and CTOC frames listing them
-/// (flags: top-level, ordered). The chapters of a top-level CTOC come in its order, then any
-/// CHAP it does not list, in the tag's order: a chapter is a chapter whether listed or not.
+/// title, WXXX or another W*** frame its URL, APIC its picture, marked `Chapter.imageInFile`),
+/// and CTOC frames listing them (flags 0x02 top-level, 0x01 ordered). The chapters of the
+/// top-level CTOC come in its order, then every CHAP it does not list (in a child CTOC, or in
+/// none), in the tag's order: a chapter is a chapter whether listed or not. Played in order of
+/// their starts (`ChapterList`), the CTOC's order only decides between two starting together.
 enum ID3v2Chapters {
     /// The largest CHAP or CTOC frame read (its pictures make it large): more is broken.
     static let maximumFrameBytes = 16 << 20

@@ -8,12 +8,13 @@ import Testing
 @Suite(.requires(AudioFixtures.unavailableReason == nil, "ffmpeg is not installed"))
 struct ShowChaptersTests {
     /// A feed of one episode (`audio`, with `chapters` as its JSON chapters file and two Podlove
-    /// chapters), served by a server of its own; fetched with `--download 1`, the server stopped.
+    /// chapters), served by a server of its own, downloaded, and the server stopped.
     struct World {
         let t: CLITestCase
         let served: TemporaryDirectory
 
-        init(audio: Data, chapters: String, protection: String = "private") throws {
+        /// `via`: `fetch` (with `--download 1`), `download` or `sync`, after subscribing.
+        init(audio: Data, chapters: String, protection: String = "private", via: String = "fetch") throws {
             t = try CLITestCase()
             served = try TemporaryDirectory(prefix: "podcli-chapters-served")
             let server = try FaultServer(root: served.url)
@@ -32,10 +33,17 @@ struct ShowChaptersTests {
                 </item></channel></rss>
                 """
             _ = try served.write(feed, to: "feed.xml")
-            let fetched = try t.run([
-                "fetch", "--protection", protection, server.baseURL + "/files/feed.xml", "--download", "1",
-            ])
-            guard fetched.status == 0 else { throw TestSupportError("fetch failed: \(fetched)") }
+            let feedURL = server.baseURL + "/files/feed.xml"
+            let commands: [[String]] =
+                switch via {
+                case "sync": [["fetch", "--protection", protection, feedURL], ["sync"]]
+                case "download": [["fetch", "--protection", protection, feedURL], ["download", "1"]]
+                default: [["fetch", "--protection", protection, feedURL, "--download", "1"]]
+                }
+            for command in commands {
+                let result = try t.run(command)
+                guard result.status == 0 else { throw TestSupportError("\(command) failed: \(result)") }
+            }
             let requests = try server.stats().map(\.path)
             guard requests.filter({ $0 == "/files/chapters.json" }).count == 1 else {
                 throw TestSupportError("the chapters file was not fetched once: \(requests)")
@@ -101,9 +109,11 @@ struct ShowChaptersTests {
         #expect(!FileManager.default.fileExists(atPath: w.t.home.path + "/episodes/\(uuid)"))
     }
 
-    /// A file without chapters: the JSON chapters file's, a `toc: false` one kept (shown, not a stop).
-    @Test func withoutChaptersInTheFileTheJSONChaptersAreShownInAnOpenEpisode() throws {
-        let w = try World(audio: CLITestCase.audioBytes(100_000), chapters: Self.json, protection: "open")
+    /// A file without chapters: the JSON chapters file's, a `toc: false` one kept (shown, not a
+    /// stop), however the episode was downloaded; the file has the mode of its protection.
+    @Test(arguments: [("fetch", "open"), ("download", "private"), ("sync", "private")])
+    func withoutChaptersInTheFileTheJSONChaptersAreShown(via: String, protection: String) throws {
+        let w = try World(audio: CLITestCase.audioBytes(100_000), chapters: Self.json, protection: protection, via: via)
         let shown = try w.t.show("1")
         let chapters = try #require(shown["chapters"] as? [[String: Any]])
         #expect(chapters.map { $0["title"] as? String } == ["JSON intro", "JSON ad", "Only in JSON"])
@@ -112,7 +122,7 @@ struct ShowChaptersTests {
         let uuid = try #require(shown["uuid"] as? String)
         let attributes = try FileManager.default.attributesOfItem(
             atPath: w.t.home.path + "/episodes/\(uuid)/.chapters.json")
-        #expect((attributes[.posixPermissions] as? Int) == 0o644)
+        #expect((attributes[.posixPermissions] as? Int) == (protection == "open" ? 0o644 : 0o600))
     }
 
     /// JSON that is not chapters: the Podlove chapters, and one line saying why.

@@ -7,7 +7,7 @@ import CFuzz
 
 /// One input, as the first bytes of a download and as a whole file: the sniffer's verdict, the
 /// structural check of whatever container it names (and of every other container), the MP4
-/// layout, and the embedded picture of every kind of tag. Any crash, hang, sanitizer report or
+/// layout, the embedded picture of every kind of tag, and the chapters of every kind. Any crash, hang, sanitizer report or
 /// unbounded allocation is a finding; verdicts and problems are expected.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -19,6 +19,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     for container in containers { _ = AudioFileCheck.problem(in: source, container: container) }
     _ = MP4Layout.indexFollowsAudio(in: source)
     _ = EmbeddedPictures.front(in: source, limit: 1 << 20)
+    _ = EmbeddedChapters.read(in: source)
     for type in ["audio/ogg; codecs=opus", String(decoding: bytes.prefix(64), as: UTF8.self)] {
         _ = AudioContainer(mediaType: type)
     }
