@@ -269,9 +269,13 @@ import Testing
         #expect(reading.chapters.map(\.start) == probe.chapters.map { Double($0.startTime)! })
         let titles: [String?] = probe.chapters.map { $0.tags?["title"] }
         #expect(reading.chapters.map(\.title) == titles)
+        if file == "hindenburg-chapters.mp3" {
+            #expect(reading.chapters.map(\.url) == ["https://example.com/chapter1url", "https://example.com/chapter2url"])
+            #expect(reading.chapters.map(\.image) == [Chapter.imageInFile, Chapter.imageInFile])
+        }
         if file == "auphonic-demo-1400art.mp3" {
             #expect(reading.chapters.allSatisfy { $0.image == Chapter.imageInFile })
-            #expect(reading.chapters.contains { $0.url?.hasPrefix("http") == true })
+            #expect(reading.chapters.filter { $0.url?.hasPrefix("http") == true }.count == 8)
         }
     }
 }
