@@ -270,7 +270,8 @@ import Testing
         let titles: [String?] = probe.chapters.map { $0.tags?["title"] }
         #expect(reading.chapters.map(\.title) == titles)
         if file == "hindenburg-chapters.mp3" {
-            #expect(reading.chapters.map(\.url) == ["https://example.com/chapter1url", "https://example.com/chapter2url"])
+            let urls = ["https://example.com/chapter1url", "https://example.com/chapter2url"]
+            #expect(reading.chapters.map(\.url) == urls)
             #expect(reading.chapters.map(\.image) == [Chapter.imageInFile, Chapter.imageInFile])
         }
         if file == "auphonic-demo-1400art.mp3" {
