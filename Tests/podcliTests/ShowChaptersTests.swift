@@ -100,6 +100,12 @@ struct ShowChaptersTests {
         let verify = try w.t.run(["verify"])
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify)")
 
+        // The one lookup: `chapters` lists the same.
+        let listed = try w.t.run(["chapters", "1", "--json"])
+        let table = try #require(try JSONSerialization.jsonObject(with: listed.stdoutData) as? [[String: Any]])
+        #expect(table.map { $0["title"] as? String } == ["Intro 🎙️", "Реклама"])
+        #expect(table.map { $0["navigation_stop"] as? Bool } == [true, false])
+
         let text = try w.t.run(["show", "1"])
         #expect(text.stdout.contains("Chapters:\n  0:00  Intro 🎙️\n  0:10  Реклама\n"), "\(text)")
 
