@@ -10,6 +10,8 @@
 # Measured by bench/playback_probe.py: CPU (user + sys from wait4), VmRSS every second and the
 # high-water mark. Targets: podcli-2x-all CPU <= 2x mpg123's; its RSS flat and under 35 MB;
 # podcli-1x within 5 % of base-1x (CPU and RSS). See bench/README.md ("Listening").
+# Beside them, the floor of speed with the pitch kept: bench/sonic_floor.c, libsonic alone (no
+# decoding, no device) at 2x on the media a 2x run of PACED_SECONDS plays, in podcli's chunks.
 #
 # Environment:
 #   PACED_SECONDS=30   wall seconds each contender plays
@@ -89,6 +91,10 @@ say "audio: $SPEECH ($BURSTS x 8 s of sound + 1.5 s of pause, 128 kbit/s CBR); $
 contenders=(mpg123 podcli-1x podcli-2x-all)
 [[ -n ${BASE_PODCLI:-} ]] && contenders+=(base-1x)
 n=${#contenders[@]}
+# Any C compiler: the Swift toolchain's clang will do.
+CC=${CC:-$(command -v cc || command -v clang)} || die "no C compiler for bench/sonic_floor.c"
+"$CC" -O2 -o "$WORK/sonic_floor" "$BENCH_DIR/sonic_floor.c" -lsonic || die "cannot build bench/sonic_floor.c (libsonic-dev)"
+"$MPG123" -q -s -n $(((2 * PACED_SECONDS * RATE + 1151) / 1152)) "$SPEECH" >"$WORK/2x-media.raw"
 say "raw:"
 for ((r = 1; r <= ROUNDS; r++)); do
     for ((i = 0; i < n; i++)); do
@@ -112,6 +118,8 @@ print(f"  round {sys.argv[3]} {sys.argv[2]:<14} wall {p['wall_s']:.2f} user {p['
       f" VmHWM {p['hwm_kib']} KiB; RSS min {min(rss)} max {max(rss)} KiB; monitor first {p['monitor_first_ms']} ms; exit {p['status']}")
 EOF
     done
+    "$WORK/sonic_floor" $RATE $CHANNELS 2 <"$WORK/2x-media.raw" >"$WORK/sonic-floor-$r.json"
+    say "  round $r libsonic-2x     $(cat "$WORK/sonic-floor-$r.json")"
 done
 "$PY" - "$WORK" "$ROUNDS" "${contenders[@]}" <<'EOF' | tee -a "$REPORT"
 import json, statistics, sys
@@ -129,6 +137,9 @@ def verdict(ok): return "pass" if ok else "FAIL"
 r = cpu["podcli-2x-all"] / cpu["mpg123"]
 print(f"podcli-2x-all / mpg123 CPU: {r:.2f}x (target <= 2x: {verdict(r <= 2)}); peak RSS {hwm['podcli-2x-all']:.1f} MiB"
       f" (target < 35 MB: {verdict(hwm['podcli-2x-all'] * 1.048576 < 35)})")
+floor = statistics.median(json.load(open(f"{work}/sonic-floor-{r}.json"))["cpu_s"] for r in range(1, rounds + 1))
+print(f"libsonic alone at 2x on the same media: {floor:.3f} s = {floor / cpu['mpg123']:.2f}x mpg123's whole CPU;"
+      f" podcli-2x-all less it: {(cpu['podcli-2x-all'] - floor) / cpu['mpg123']:.2f}x")
 if "base-1x" in cpu:
     c, m = cpu["podcli-1x"] / cpu["base-1x"], hwm["podcli-1x"] / hwm["base-1x"]
     print(f"podcli-1x / base-1x: CPU {c:.2f}x, peak RSS {m:.2f}x (target within 5 %: {verdict(c <= 1.05 and m <= 1.05)})")
