@@ -140,12 +140,17 @@ public final class Database {
     ///
     /// Inside a transaction already open (a `WriteBatch`'s), `body` runs in a savepoint of it
     /// instead: what it decides, or its error, keeps or undoes its own writes only.
-    public func inTransaction(_ body: () throws -> Decision) throws {
+    public func inTransaction(_ body: () throws(StoreError) -> Decision) throws(StoreError) {
+        try inTransactionGiving { () throws(StoreError) in ((), try body()) }
+    }
+
+    /// `inTransaction`, for a `body` that also gives a result.
+    func inTransactionGiving<Result>(_ body: () throws(StoreError) -> (Result, Decision)) throws(StoreError) -> Result {
         guard !isInTransaction else { return try inSavepoint(body) }
         try execute("BEGIN IMMEDIATE")
-        let decision: Decision
+        let (result, decision): (Result, Decision)
         do {
-            decision = try body()
+            (result, decision) = try body()
         } catch {
             rollbackIfNeeded()
             throw error
@@ -158,6 +163,7 @@ public final class Database {
             }
         case .rollback: rollbackIfNeeded()
         }
+        return result
     }
 
     /// Rolls back unless SQLite already did (it may, after some errors such as SQLITE_FULL).
@@ -174,16 +180,17 @@ public final class Database {
     /// Some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM) may make SQLite roll back the whole
     /// transaction: there is then no savepoint to go back to, and the loss is the caller's to see
     /// (`isInTransaction` is false).
-    private func inSavepoint(_ body: () throws -> Decision) throws {
+    private func inSavepoint<Result>(_ body: () throws(StoreError) -> (Result, Decision)) throws(StoreError) -> Result {
         try execute("SAVEPOINT nested")
-        let decision: Decision
+        let (result, decision): (Result, Decision)
         do {
-            decision = try body()
+            (result, decision) = try body()
         } catch {
             if isInTransaction { _ = try? execute("ROLLBACK TO nested; RELEASE nested") }
             throw error
         }
         try execute(decision == .commit ? "RELEASE nested" : "ROLLBACK TO nested; RELEASE nested")
+        return result
     }
 
     private func cachedStatement(_ sql: String) throws(StoreError) -> Statement {

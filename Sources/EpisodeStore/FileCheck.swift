@@ -87,6 +87,8 @@ extension Library {
 
     /// Notes that a file matched its record now.
     public func markVerified(_ file: EpisodeFile) throws(StoreError) {
-        try database.run("UPDATE files SET verified_at = ? WHERE id = ?", [SQLValue(Library.now), SQLValue(file.id)])
+        try write { writer throws(StoreError) in
+            try writer.run("UPDATE files SET verified_at = ? WHERE id = ?", [SQLValue(writer.now), SQLValue(file.id)])
+        }
     }
 }

@@ -8,18 +8,17 @@ extension Library {
     public func addBookmark(
         to episode: Episode, positionMilliseconds: Int, chapter: String?, note: String?
     ) throws(StoreError) -> Bookmark {
-        var added: Bookmark?
-        try transaction { () throws(StoreError) in
+        let added = try write { writer throws(StoreError) in
             guard try !database.rows("SELECT 1 FROM episodes WHERE id = ?", [SQLValue(episode.id)]).isEmpty else {
                 throw .episodeNotFound("\(episode.id)")
             }
-            try database.run(
+            try writer.run(
                 "INSERT INTO bookmarks (episode_id, position_ms, chapter, note, created_at) VALUES (?, ?, ?, ?, ?)",
                 [
                     SQLValue(episode.id), SQLValue(max(0, positionMilliseconds)), SQLValue(chapter), SQLValue(note),
-                    SQLValue(Library.now),
+                    SQLValue(writer.now),
                 ])
-            added = try bookmarks(where: "bookmarks.id = ?", [SQLValue(database.lastInsertedRowID)]).first
+            return try bookmarks(where: "bookmarks.id = ?", [SQLValue(writer.lastInsertedRowID)]).first
         }
         guard let added else { throw .episodeNotFound("\(episode.id)") }
         return added
@@ -36,26 +35,30 @@ extension Library {
     /// - Returns: false when there is none.
     @discardableResult
     public func removeBookmark(_ id: Int) throws(StoreError) -> Bool {
-        try database.run("DELETE FROM bookmarks WHERE id = ?", [SQLValue(id)])
-        return database.changes == 1
+        try write { writer throws(StoreError) in
+            try writer.run("DELETE FROM bookmarks WHERE id = ?", [SQLValue(id)])
+            return writer.changes == 1
+        }
     }
 
     /// Before an unsubscribe forgets the feed (in its transaction): the bookmarks of its
     /// episodes are deleted, or, kept, given copies of the feed's title and of their episode's
     /// title and audio URL, and let go of the episodes in `forgotten` (whose rows go next).
-    func unsubscribeBookmarks(of feed: Feed, keeping: Bool, forgotten: [Int]) throws(StoreError) {
+    func unsubscribeBookmarks(
+        of feed: Feed, keeping: Bool, forgotten: [Int], in writer: borrowing Writer
+    ) throws(StoreError) {
         let ofTheFeed = "episode_id IN (SELECT id FROM episodes WHERE feed_id = ?)"
         guard keeping else {
-            return try database.run("DELETE FROM bookmarks WHERE \(ofTheFeed)", [SQLValue(feed.id)])
+            return try writer.run("DELETE FROM bookmarks WHERE \(ofTheFeed)", [SQLValue(feed.id)])
         }
-        try database.run(
+        try writer.run(
             """
             UPDATE bookmarks SET (episode_title, source_url, feed_title) =
                 (SELECT title, source_url, ? FROM episodes WHERE id = bookmarks.episode_id)
             WHERE \(ofTheFeed)
             """, [.text(feed.title), SQLValue(feed.id)])
         for id in forgotten {
-            try database.run("UPDATE bookmarks SET episode_id = NULL WHERE episode_id = ?", [SQLValue(id)])
+            try writer.run("UPDATE bookmarks SET episode_id = NULL WHERE episode_id = ?", [SQLValue(id)])
         }
     }
 

@@ -25,15 +25,15 @@ extension Library {
     public func loadingInBulk<Result>(adding feeds: Int, _ body: () throws -> Result) throws -> Result {
         let subscribed = Int(try database.rows("SELECT count(*) FROM feeds")[0].int(0) ?? 0)
         guard feeds >= Self.feedsInBulk, feeds >= subscribed else { return try body() }
-        try transaction { () throws(StoreError) in
+        try write { writer throws(StoreError) in
             for name in Self.indexesDeferredInBulk {
                 guard let sql = try database.rows(
                     "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(name)]
                 ).first?.string(0) else { continue }
-                try database.run(
+                try writer.run(
                     "INSERT OR REPLACE INTO deferred_indexes (name, sql) VALUES (?, ?)", [.text(name), .text(sql)])
                 // An index name is ours, never a user's text.
-                try database.execute("DROP INDEX \(name)")
+                try writer.execute("DROP INDEX \(name)")
             }
         }
         let result: Result
@@ -51,14 +51,14 @@ extension Library {
     /// opening of the library).
     func buildDeferredIndexes() throws(StoreError) {
         guard try database.rows("SELECT 1 FROM deferred_indexes LIMIT 1").first != nil else { return }
-        try transaction { () throws(StoreError) in
+        try write { writer throws(StoreError) in
             for row in try database.rows("SELECT name, sql FROM deferred_indexes") {
                 guard let name = row.string(0), let sql = row.string(1) else { continue }
                 let exists = try database.rows(
                     "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(name)]
                 ).first != nil
-                if !exists { try database.execute(sql) }
-                try database.run("DELETE FROM deferred_indexes WHERE name = ?", [.text(name)])
+                if !exists { try writer.execute(sql) }
+                try writer.run("DELETE FROM deferred_indexes WHERE name = ?", [.text(name)])
             }
         }
     }

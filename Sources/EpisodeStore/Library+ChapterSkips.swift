@@ -12,9 +12,9 @@ extension Library {
     /// Skips (or no longer skips) the chapters of the episode starting at `starts` (milliseconds),
     /// in one transaction.
     public func setChaptersSkipped(_ skipped: Bool, starts: [Int], of episode: Episode) throws(StoreError) {
-        try transaction { () throws(StoreError) in
+        try write { writer throws(StoreError) in
             for start in starts {
-                try database.run(
+                try writer.run(
                     skipped
                         ? "INSERT OR IGNORE INTO chapter_skips (episode_id, start_ms) VALUES (?, ?)"
                         : "DELETE FROM chapter_skips WHERE episode_id = ? AND start_ms = ?",

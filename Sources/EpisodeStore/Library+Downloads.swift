@@ -63,16 +63,20 @@ extension Library {
 
     /// Records the start of a download attempt; returns its id for `finishAttempt`.
     public func beginAttempt(for episode: Episode, url: String) throws(StoreError) -> Int {
-        try database.run(
-            "INSERT INTO download_attempts (episode_id, started_at, url) VALUES (?, ?, ?)",
-            [SQLValue(episode.id), SQLValue(Library.now), .text(url)])
-        return database.lastInsertedRowID
+        try write { writer throws(StoreError) in
+            try writer.run(
+                "INSERT INTO download_attempts (episode_id, started_at, url) VALUES (?, ?, ?)",
+                [SQLValue(episode.id), SQLValue(writer.now), .text(url)])
+            return writer.lastInsertedRowID
+        }
     }
 
     public func finishAttempt(_ id: Int, httpStatus: Int?, bytes: Int, error: String?) throws(StoreError) {
-        try database.run(
-            "UPDATE download_attempts SET finished_at = ?, http_status = ?, bytes = ?, error = ? WHERE id = ?",
-            [SQLValue(Library.now), SQLValue(httpStatus), SQLValue(bytes), SQLValue(error), SQLValue(id)])
+        try write { writer throws(StoreError) in
+            try writer.run(
+                "UPDATE download_attempts SET finished_at = ?, http_status = ?, bytes = ?, error = ? WHERE id = ?",
+                [SQLValue(writer.now), SQLValue(httpStatus), SQLValue(bytes), SQLValue(error), SQLValue(id)])
+        }
     }
 
     /// The download attempts of an episode, oldest first.
@@ -99,9 +103,9 @@ extension Library {
         let info = try FileSystem.protectRegularFile(partialPath, mode: episode.protection.fileMode)
         let relativePath = "episodes/\(episode.uuid)/\(finalName)"
         do {
-            try database.inTransaction {
-                try database.run("DELETE FROM files WHERE episode_id = ?", [SQLValue(episode.id)])
-                try database.run(
+            try write { writer throws(StoreError) in
+                try writer.run("DELETE FROM files WHERE episode_id = ?", [SQLValue(episode.id)])
+                try writer.run(
                     """
                     INSERT INTO files (episode_id, relative_path, size, sha256, mode, owner_uid, protection,
                                        content_type, recorded_at, verified_at)
@@ -110,29 +114,26 @@ extension Library {
                     [
                         SQLValue(episode.id), .text(relativePath), SQLValue(size), .text(sha256),
                         SQLValue(Int(info.st_mode & 0o7777)), SQLValue(Int(info.st_uid)),
-                        .text(episode.protection.rawValue), SQLValue(contentType), SQLValue(Library.now),
-                        SQLValue(Library.now),
+                        .text(episode.protection.rawValue), SQLValue(contentType), SQLValue(writer.now),
+                        SQLValue(writer.now),
                     ])
-                try database.run(
+                try writer.run(
                     """
                     UPDATE episodes SET state = 'downloaded', downloaded_at = ?, validator = NULL, removed_at = NULL,
                         last_error = NULL, failures = 0, retry_at = NULL
                     WHERE id = ?
                     """,
-                    [SQLValue(Library.now), SQLValue(episode.id)])
+                    [SQLValue(writer.now), SQLValue(episode.id)])
                 // Last, so a failure above leaves the file partial; a crash after it is repaired
                 // by partialFile(of:).
                 try FileSystem.rename(partialPath, to: finalPath)
                 try FileSystem.syncDirectory(directory)
-                return .commit
             }
-        } catch let error as StoreError {
+        } catch {
             if FileSystem.exists(finalPath) && !FileSystem.exists(partialPath) {
                 try? FileSystem.rename(finalPath, to: partialPath)
             }
             throw error
-        } catch {
-            fatalError("inTransaction rethrew a non-store error: \(error)")
         }
         return try files(of: episode)[0]
     }

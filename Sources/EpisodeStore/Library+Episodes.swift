@@ -1,23 +1,28 @@
 extension Library {
     /// Records a new episode to be downloaded from `sourceURL`.
     public func createEpisode(title: String, sourceURL: String, protection: Protection) throws(StoreError) -> Episode {
-        let now = Library.now
-        var id = 0
-        try transaction { () throws(StoreError) in
-            try database.run(
-                """
-                INSERT INTO episodes (uuid, title, source_url, state, protection, created_at, sort_date)
-                VALUES (?, ?, ?, 'new', ?, ?, ?)
-                """,
-                [
-                    .blob(EpisodeUUID.makeBytes()), .text(title), .text(sourceURL), .text(protection.rawValue),
-                    SQLValue(now), SQLValue(now),
-                ])
-            id = database.lastInsertedRowID
-            try database.run(Self.insertTextsSQL, [SQLValue(id), .null, .null, .null, .null])
-            try indexForSearch(id..<(id + 1))
+        try write { writer throws(StoreError) in
+            try createEpisode(title: title, sourceURL: sourceURL, protection: protection, in: writer)
         }
-        return try episode(id: id)!
+    }
+
+    private func createEpisode(
+        title: String, sourceURL: String, protection: Protection, in writer: borrowing Writer
+    ) throws(StoreError) -> Episode {
+        try writer.run(
+            """
+            INSERT INTO episodes (uuid, title, source_url, state, protection, created_at, sort_date)
+            VALUES (?, ?, ?, 'new', ?, ?, ?)
+            """,
+            [
+                .blob(EpisodeUUID.makeBytes()), .text(title), .text(sourceURL), .text(protection.rawValue),
+                SQLValue(writer.now), SQLValue(writer.now),
+            ])
+        let id = writer.lastInsertedRowID
+        try writer.run(Self.insertTextsSQL, [SQLValue(id), .null, .null, .null, .null])
+        try indexForSearch(id..<(id + 1), in: writer)
+        guard let episode = try episode(id: id) else { throw .episodeNotFound("\(id)") }
+        return episode
     }
 
     /// Adds the episodes `ids`, just inserted with their texts, to the search index, in one
@@ -27,8 +32,8 @@ extension Library {
     /// statement that needs a statement journal: indexed one by one, every episode of a
     /// subscription became a segment of the index of its own, and an import took five times as
     /// long.
-    func indexForSearch(_ ids: Range<Int>) throws(StoreError) {
-        try database.run(
+    func indexForSearch(_ ids: Range<Int>, in writer: borrowing Writer) throws(StoreError) {
+        try writer.run(
             """
             INSERT INTO episode_search (rowid, title, podcast, description)
             SELECT episodes.id, episodes.title, feeds.title, search_text(texts.description)
@@ -47,15 +52,10 @@ extension Library {
     public func episodeToFetch(
         sourceURL: String, title: String, protection: Protection
     ) throws(StoreError) -> (episode: Episode, isNew: Bool) {
-        var result: (Episode, Bool)?
-        try transaction { () throws(StoreError) in
-            if let known = try episode(sourceURL: sourceURL) {
-                result = (known, false)
-            } else {
-                result = (try createEpisode(title: title, sourceURL: sourceURL, protection: protection), true)
-            }
+        try write { writer throws(StoreError) in
+            if let known = try episode(sourceURL: sourceURL) { return (known, false) }
+            return (try createEpisode(title: title, sourceURL: sourceURL, protection: protection, in: writer), true)
         }
-        return result!
     }
 
     /// Forgets an episode a failed download made for nothing: no file recorded, nothing kept in
@@ -115,12 +115,17 @@ extension Library {
     }
 
     public func setState(_ state: EpisodeState, of episode: Episode) throws(StoreError) {
-        try database.run("UPDATE episodes SET state = ? WHERE id = ?", [.text(state.rawValue), SQLValue(episode.id)])
+        try write { writer throws(StoreError) in
+            try writer.run("UPDATE episodes SET state = ? WHERE id = ?", [.text(state.rawValue), SQLValue(episode.id)])
+        }
     }
 
     /// Remembers the validator of the partial download so a resume can send it as If-Range.
     public func setValidator(_ validator: String?, of episode: Episode) throws(StoreError) {
-        try database.run("UPDATE episodes SET validator = ? WHERE id = ?", [SQLValue(validator), SQLValue(episode.id)])
+        try write { writer throws(StoreError) in
+            try writer.run(
+                "UPDATE episodes SET validator = ? WHERE id = ?", [SQLValue(validator), SQLValue(episode.id)])
+        }
     }
 
     /// The recorded files of an episode.
@@ -143,10 +148,12 @@ extension Library {
     /// The episode was heard to the end (or marked so): played, its position cleared, no
     /// longer new.
     public func markPlayed(_ episode: Episode) throws(StoreError) {
-        try transaction { () throws(StoreError) in
-            try setPlaybackState(PlaybackState(positionMilliseconds: 0, played: true), of: episode)
-            try database.run("UPDATE episodes SET is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
-        }
+        try write { writer throws(StoreError) in try markPlayed(episode, in: writer) }
+    }
+
+    func markPlayed(_ episode: Episode, in writer: borrowing Writer) throws(StoreError) {
+        try setPlaybackState(PlaybackState(positionMilliseconds: 0, played: true), of: episode, in: writer)
+        try writer.run("UPDATE episodes SET is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
     }
 
     /// Saves where the listener is, and adds `silenceSkipped` milliseconds to the time skip
@@ -154,7 +161,15 @@ extension Library {
     public func setPlaybackState(_ state: PlaybackState, of episode: Episode, silenceSkipped: Int = 0)
         throws(StoreError)
     {
-        try database.run(
+        try write { writer throws(StoreError) in
+            try setPlaybackState(state, of: episode, silenceSkipped: silenceSkipped, in: writer)
+        }
+    }
+
+    func setPlaybackState(
+        _ state: PlaybackState, of episode: Episode, silenceSkipped: Int = 0, in writer: borrowing Writer
+    ) throws(StoreError) {
+        try writer.run(
             """
             INSERT INTO playback_state (episode_id, position_ms, played, updated_at, silence_skipped_ms)
             VALUES (?, ?, ?, ?, ?)
@@ -164,7 +179,7 @@ extension Library {
             """,
             [
                 SQLValue(episode.id), SQLValue(state.positionMilliseconds), SQLValue(state.played ? 1 : 0),
-                SQLValue(Library.now), SQLValue(max(0, silenceSkipped)),
+                SQLValue(writer.now), SQLValue(max(0, silenceSkipped)),
             ])
     }
 

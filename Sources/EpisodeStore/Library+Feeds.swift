@@ -10,18 +10,16 @@ extension Library {
         url: String, metadata: FeedMetadata, episodes: [EpisodeMetadata], etag: String?, lastModified: String?,
         protection: Protection
     ) throws(StoreError) -> (Feed, MergeSummary) {
-        var result: (Feed, MergeSummary)?
-        try transaction { () throws(StoreError) in
+        try write { writer throws(StoreError) in
             if let existing = try feed(url: url) {
                 var summary = try recordRefresh(
                     of: existing.id, url: url, metadata: metadata, episodes: episodes, etag: etag,
-                    lastModified: lastModified, protection: protection)
+                    lastModified: lastModified, protection: protection, in: writer)
                 summary.wasSubscribed = true
-                result = (try feed(id: existing.id)!, summary)
-                return
+                return (try writtenFeed(id: existing.id), summary)
             }
-            let now = Library.now
-            try database.run(
+            let now = writer.now
+            try writer.run(
                 """
                 INSERT INTO feeds (url, title, subscribed_at, checked_at, changed_at, etag, last_modified)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -30,9 +28,9 @@ extension Library {
                     .text(url), .text(metadata.title), SQLValue(now), SQLValue(now), SQLValue(now), SQLValue(etag),
                     SQLValue(lastModified),
                 ])
-            let feedID = database.lastInsertedRowID
-            try update(feedID: feedID, metadata: metadata)
-            var summary = try merge(episodes, into: feedID, protection: protection, markNew: false)
+            let feedID = writer.lastInsertedRowID
+            try update(feedID: feedID, metadata: metadata, in: writer)
+            var summary = try merge(episodes, into: feedID, protection: protection, markNew: false, in: writer)
             // The newest is new: by the feed's dates (a dateless item is not "newest" while dated ones
             // exist), else the first in the document.
             if let newest = try database.rows(
@@ -41,12 +39,17 @@ extension Library {
                 ORDER BY published_at IS NULL, published_at DESC, id ASC LIMIT 1
                 """, [SQLValue(feedID)]
             ).first?.int(0) {
-                try database.run("UPDATE episodes SET is_new = 1 WHERE id = ?", [.integer(newest)])
+                try writer.run("UPDATE episodes SET is_new = 1 WHERE id = ?", [.integer(newest)])
                 summary.newEpisodeIDs = [Int(newest)]
             }
-            result = (try feed(id: feedID)!, summary)
+            return (try writtenFeed(id: feedID), summary)
         }
-        return result!
+    }
+
+    /// The feed `id`, which the open transaction has just written.
+    private func writtenFeed(id: Int) throws(StoreError) -> Feed {
+        guard let feed = try feed(id: id) else { throw .feedNotFound("\(id)") }
+        return feed
     }
 
     /// Records a refresh that brought a new document: the podcast's metadata, the episodes merged
@@ -55,22 +58,20 @@ extension Library {
         _ feed: Feed, url: String, metadata: FeedMetadata, episodes: [EpisodeMetadata], etag: String?,
         lastModified: String?, protection: Protection
     ) throws(StoreError) -> MergeSummary {
-        var summary = MergeSummary()
-        try transaction { () throws(StoreError) in
-            summary = try recordRefresh(
+        try write { writer throws(StoreError) in
+            try recordRefresh(
                 of: feed.id, url: url, metadata: metadata, episodes: episodes, etag: etag,
-                lastModified: lastModified, protection: protection)
+                lastModified: lastModified, protection: protection, in: writer)
         }
-        return summary
     }
 
     /// What `refresh` does, inside the caller's transaction.
     private func recordRefresh(
         of feedID: Int, url: String, metadata: FeedMetadata, episodes: [EpisodeMetadata], etag: String?,
-        lastModified: String?, protection: Protection
+        lastModified: String?, protection: Protection, in writer: borrowing Writer
     ) throws(StoreError) -> MergeSummary {
-        let now = Library.now
-        try database.run(
+        let now = writer.now
+        try writer.run(
             """
             UPDATE feeds SET url = ?, title = ?, etag = ?, last_modified = ?, checked_at = ?, changed_at = ?,
                 last_error = NULL, failures = 0, retry_at = NULL
@@ -81,9 +82,9 @@ extension Library {
                 SQLValue(now), SQLValue(feedID),
             ])
         // Another podcli may have unsubscribed while this one was fetching.
-        guard database.changes == 1 else { throw .feedNotFound("\(feedID)") }
-        try update(feedID: feedID, metadata: metadata)
-        return try merge(episodes, into: feedID, protection: protection, markNew: true)
+        guard writer.changes == 1 else { throw .feedNotFound("\(feedID)") }
+        try update(feedID: feedID, metadata: metadata, in: writer)
+        return try merge(episodes, into: feedID, protection: protection, markNew: true, in: writer)
     }
 
     /// Records a refresh that brought no document: 304 (with the feed's new URL if it moved) or
@@ -91,16 +92,18 @@ extension Library {
     public func record(_ check: FeedCheck, for feed: Feed, url: String? = nil) throws(StoreError) {
         switch check {
         case .unchanged(let etag, let lastModified):
-            try database.run(
-                """
-                UPDATE feeds SET url = ?, etag = coalesce(?, etag), last_modified = coalesce(?, last_modified),
-                    checked_at = ?, last_error = NULL, failures = 0, retry_at = NULL
-                WHERE id = ?
-                """,
-                [
-                    .text(url ?? feed.url), SQLValue(etag), SQLValue(lastModified), SQLValue(Library.now),
-                    SQLValue(feed.id),
-                ])
+            try write { writer throws(StoreError) in
+                try writer.run(
+                    """
+                    UPDATE feeds SET url = ?, etag = coalesce(?, etag), last_modified = coalesce(?, last_modified),
+                        checked_at = ?, last_error = NULL, failures = 0, retry_at = NULL
+                    WHERE id = ?
+                    """,
+                    [
+                        .text(url ?? feed.url), SQLValue(etag), SQLValue(lastModified), SQLValue(writer.now),
+                        SQLValue(feed.id),
+                    ])
+            }
         case .failed(let message):
             try countFailure(message, in: "feeds", id: feed.id)
         }
@@ -172,20 +175,21 @@ extension Library {
             withFiles.append(episode)
         }
         let forgotten = episodes.filter { episode in deleteFiles || !withFiles.contains { $0.id == episode.id } }
-        let changeRows = { () throws(StoreError) in
-            try self.unsubscribeBookmarks(of: feed, keeping: keepBookmarks, forgotten: forgotten.map(\.id))
+        let changeRows = { (writer: borrowing Writer) throws(StoreError) in
+            try self.unsubscribeBookmarks(
+                of: feed, keeping: keepBookmarks, forgotten: forgotten.map(\.id), in: writer)
             for episode in episodes {
                 if !deleteFiles && withFiles.contains(where: { $0.id == episode.id }) {
-                    try self.database.run(
+                    try writer.run(
                         "UPDATE episodes SET feed_id = NULL, is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
                 } else {
-                    try self.database.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
+                    try writer.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
                 }
             }
-            try self.database.run("DELETE FROM feeds WHERE id = ?", [SQLValue(feed.id)])
+            try writer.run("DELETE FROM feeds WHERE id = ?", [SQLValue(feed.id)])
         }
         guard deleteFiles else {
-            try transaction(changeRows)
+            try write(changeRows)
             return withFiles.count
         }
         // Every download lock first: an episode another podcli is writing stops it all.
@@ -198,8 +202,8 @@ extension Library {
 
     // MARK: Merging (Library+Merge)
 
-    private func update(feedID: Int, metadata: FeedMetadata) throws(StoreError) {
-        try database.run(
+    private func update(feedID: Int, metadata: FeedMetadata, in writer: borrowing Writer) throws(StoreError) {
+        try writer.run(
             """
             UPDATE feeds SET title = ?, link = ?, description = ?, author = ?, image_url = ?, language = ?,
                 serial = ?, explicit = ?, podcast_guid = ?

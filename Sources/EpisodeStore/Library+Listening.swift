@@ -10,10 +10,10 @@ extension Library {
     func savePlayback(_ state: PlaybackState, of episode: Episode, listened: ListeningTime, at time: Int)
         throws(StoreError)
     {
-        try transaction { () throws(StoreError) in
-            try setPlaybackState(state, of: episode, silenceSkipped: listened.silenceSkipped)
+        try write { writer throws(StoreError) in
+            try setPlaybackState(state, of: episode, silenceSkipped: listened.silenceSkipped, in: writer)
             guard !listened.isEmpty else { return }
-            try database.run(
+            try writer.run(
                 """
                 INSERT INTO listening_log (day, episode_id, feed_id, podcast, media_ms, wall_ms, silence_skipped_ms,
                                            intro_outro_ms, finished)

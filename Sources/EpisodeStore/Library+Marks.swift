@@ -30,8 +30,8 @@ extension Library {
     /// Marks the episodes `selection` reaches, in one transaction.
     /// - Returns: how many it reached and how many changed (one already so is not changed).
     public func mark(_ mark: EpisodeMark, _ selection: EpisodeSelection) throws(StoreError) -> MarkOutcome {
-        var outcome = MarkOutcome()
-        try transaction { () throws(StoreError) in
+        try write { writer throws(StoreError) in
+            var outcome = MarkOutcome()
             let rows = try database.rows(
                 """
                 SELECT episodes.id, coalesce(playback.played, 0), coalesce(playback.position_ms, 0), episodes.is_new
@@ -46,20 +46,20 @@ extension Library {
                 case .played where !played || position != 0 || isNew:
                     // The player's own call, so a mark here is what `m` leaves.
                     guard let episode = try episode(id: id) else { continue }
-                    try markPlayed(episode)
+                    try markPlayed(episode, in: writer)
                 case .unplayed where played || position != 0:
                     guard let episode = try episode(id: id) else { continue }
-                    try setPlaybackState(.start, of: episode)
+                    try setPlaybackState(.start, of: episode, in: writer)
                 case .new where !isNew, .old where isNew:
-                    try database.run(
+                    try writer.run(
                         "UPDATE episodes SET is_new = ? WHERE id = ?", [SQLValue(mark == .new ? 1 : 0), SQLValue(id)])
                 default:
                     continue
                 }
                 outcome.changed += 1
             }
+            return outcome
         }
-        return outcome
     }
 
     /// Stars (or unstars) `episodes`, in one transaction.
@@ -67,20 +67,20 @@ extension Library {
     /// - Throws: `StoreError.episodeNotFound` when one is no longer in the library (another
     ///   podcli removed it); then nothing changes.
     public func setStarred(_ starred: Bool, of episodes: [Episode]) throws(StoreError) -> Set<Int> {
-        var changed = Set<Int>()
-        try transaction { () throws(StoreError) in
+        try write { writer throws(StoreError) in
+            var changed = Set<Int>()
             for episode in episodes {
                 guard
                     let row = try database.rows("SELECT starred FROM episodes WHERE id = ?", [SQLValue(episode.id)])
                         .first
                 else { throw .episodeNotFound("\(episode.id)") }
                 guard (row.int(0) == 1) != starred else { continue }
-                try database.run(
+                try writer.run(
                     "UPDATE episodes SET starred = ? WHERE id = ?", [SQLValue(starred ? 1 : 0), SQLValue(episode.id)])
                 changed.insert(episode.id)
             }
+            return changed
         }
-        return changed
     }
 
     /// The WHERE clause of `selection`: through the feed's index (its episodes by date) when a

@@ -20,21 +20,19 @@ extension Library {
     }
 
     private func recordMeasurement(of file: EpisodeFile, _ values: [SQLValue]) throws(StoreError) -> Bool {
-        var recorded = false
-        try transaction { () throws(StoreError) in
+        try write { writer throws(StoreError) in
             let current = try database.rows(
                 "SELECT 1 FROM files WHERE id = ? AND sha256 = ?", [SQLValue(file.id), .text(file.sha256)])
-            guard !current.isEmpty else { return }
-            try database.run(
+            guard !current.isEmpty else { return false }
+            try writer.run(
                 """
                 INSERT OR REPLACE INTO measurements (episode_id, sha256, frames, sample_rate, loudness_lufs,
                                                      true_peak_dbtp, failure, measured_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [SQLValue(file.episodeID), .text(file.sha256)] + values + [SQLValue(Library.now)])
-            recorded = true
+                [SQLValue(file.episodeID), .text(file.sha256)] + values + [SQLValue(writer.now)])
+            return true
         }
-        return recorded
     }
 
     /// The episode's measurement; nil when it has none, or its file could not be measured.

@@ -8,7 +8,8 @@ extension Library {
     /// Episodes kept with their files after an unsubscribe (no feed, but a media key) are known
     /// too, so subscribing again finds them instead of downloading them again.
     func merge(
-        _ items: [EpisodeMetadata], into feedID: Int, protection: Protection, markNew: Bool
+        _ items: [EpisodeMetadata], into feedID: Int, protection: Protection, markNew: Bool,
+        in writer: borrowing Writer
     ) throws(StoreError) -> MergeSummary {
         var summary = MergeSummary()
         var known = try KnownEpisodes(
@@ -36,7 +37,7 @@ extension Library {
             }
         }
 
-        let now = Library.now
+        let now = writer.now
         // New episodes are numbered here, so that they are indexed together once all are written.
         let firstNewID = Int(try database.rows("SELECT coalesce(max(id), 0) + 1 FROM episodes")[0].int(0) ?? 1)
         // A dateless item sorts just below the dated item before it in the document (feeds list
@@ -45,33 +46,33 @@ extension Library {
         for (item, match) in zip(distinct, matches) {
             if let published = item.publishedAt { dateAbove = min(published, now) } else { dateAbove -= 1 }
             if let match {
-                try database.run(Self.updateEpisodeSQL, Self.values(of: item) + [SQLValue(feedID), .integer(match)])
-                try database.run(Self.updateTextsSQL, [.integer(match)] + Self.texts(of: item))
+                try writer.run(Self.updateEpisodeSQL, Self.values(of: item) + [SQLValue(feedID), .integer(match)])
+                try writer.run(Self.updateTextsSQL, [.integer(match)] + Self.texts(of: item))
                 summary.matched += 1
             } else {
                 let id = firstNewID + summary.added
-                try database.run(
+                try writer.run(
                     Self.insertEpisodeSQL,
                     [SQLValue(id)] + Self.values(of: item) + [
                         .blob(EpisodeUUID.makeBytes()), SQLValue(feedID), .text(protection.rawValue),
                         SQLValue(now), SQLValue(item.publishedAt ?? dateAbove), SQLValue(markNew ? 1 : 0),
                     ])
-                try database.run(Self.insertTextsSQL, [SQLValue(id)] + Self.texts(of: item))
+                try writer.run(Self.insertTextsSQL, [SQLValue(id)] + Self.texts(of: item))
                 summary.added += 1
                 if markNew { summary.newEpisodeIDs.append(id) }
             }
         }
         if summary.added > 0 {
-            try indexForSearch(firstNewID..<(firstNewID + summary.added))
-            try database.run(
+            try indexForSearch(firstNewID..<(firstNewID + summary.added), in: writer)
+            try writer.run(
                 "UPDATE feeds SET episode_count = (SELECT count(*) FROM episodes WHERE feed_id = ?1) WHERE id = ?1",
                 [SQLValue(feedID)])
         }
         for id in known.unclaimed {
-            try database.run(
+            try writer.run(
                 "UPDATE episodes SET in_feed = 0 WHERE id = ? AND feed_id = ? AND in_feed = 1",
                 [.integer(id), SQLValue(feedID)])
-            summary.dropped += database.changes
+            summary.dropped += writer.changes
         }
         return summary
     }

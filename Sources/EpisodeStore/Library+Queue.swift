@@ -28,23 +28,22 @@ extension Library {
     ///   podcli removed it); then nothing is added.
     @discardableResult
     public func enqueue(_ episodes: [Episode]) throws(StoreError) -> Int {
-        var added = 0
-        try transaction { () throws(StoreError) in
-            let now = Library.now
+        try write { writer throws(StoreError) in
+            var added = 0
             for episode in episodes {
                 guard try !database.rows("SELECT 1 FROM episodes WHERE id = ?", [SQLValue(episode.id)]).isEmpty else {
                     throw .episodeNotFound("\(episode.id)")
                 }
-                try database.run(
+                try writer.run(
                     """
                     INSERT INTO queue (episode_id, ordinal, added_at)
                     VALUES (?, (SELECT coalesce(max(ordinal), 0) + 1 FROM queue), ?)
                     ON CONFLICT (episode_id) DO NOTHING
-                    """, [SQLValue(episode.id), SQLValue(now)])
-                added += database.changes
+                    """, [SQLValue(episode.id), SQLValue(writer.now)])
+                added += writer.changes
             }
+            return added
         }
-        return added
     }
 
     /// Puts `episodes` at the front of the queue, in the order given, ahead of the rest, in one
@@ -54,26 +53,25 @@ extension Library {
     ///   nothing changes.
     @discardableResult
     public func enqueueNext(_ episodes: [Episode]) throws(StoreError) -> Set<Int> {
-        var added = Set<Int>()
-        try transaction { () throws(StoreError) in
-            let now = Library.now
+        try write { writer throws(StoreError) in
+            var added = Set<Int>()
             for (offset, episode) in episodes.enumerated() {
                 let position = offset + 1
                 if let current = try queuePosition(of: episode) {
-                    try shiftQueue(from: current, to: position, episode: episode)
+                    try shiftQueue(from: current, to: position, episode: episode, in: writer)
                     continue
                 }
                 guard try !database.rows("SELECT 1 FROM episodes WHERE id = ?", [SQLValue(episode.id)]).isEmpty else {
                     throw .episodeNotFound("\(episode.id)")
                 }
-                try database.run("UPDATE queue SET ordinal = ordinal + 1 WHERE ordinal >= ?", [SQLValue(position)])
-                try database.run(
+                try writer.run("UPDATE queue SET ordinal = ordinal + 1 WHERE ordinal >= ?", [SQLValue(position)])
+                try writer.run(
                     "INSERT INTO queue (episode_id, ordinal, added_at) VALUES (?, ?, ?)",
-                    [SQLValue(episode.id), SQLValue(position), SQLValue(now)])
+                    [SQLValue(episode.id), SQLValue(position), SQLValue(writer.now)])
                 added.insert(episode.id)
             }
+            return added
         }
-        return added
     }
 
     /// What moving an episode in the queue came to.
@@ -88,18 +86,13 @@ extension Library {
     /// Moves `episode` to `position` (1-based) in the queue, in one transaction: the episodes
     /// between its old place and its new one move by one to make room.
     public func moveInQueue(_ episode: Episode, to position: Int) throws(StoreError) -> QueueMove {
-        var result = QueueMove.notQueued
-        try transaction { () throws(StoreError) in
-            guard let current = try queuePosition(of: episode) else { return }
+        try write { writer throws(StoreError) -> QueueMove in
+            guard let current = try queuePosition(of: episode) else { return .notQueued }
             let count = Int(try database.rows("SELECT count(*) FROM queue")[0].int(0) ?? 0)
-            guard (1...count).contains(position) else {
-                result = .outOfRange(count: count)
-                return
-            }
-            try shiftQueue(from: current, to: position, episode: episode)
-            result = .moved(from: current, to: position)
+            guard (1...count).contains(position) else { return .outOfRange(count: count) }
+            try shiftQueue(from: current, to: position, episode: episode, in: writer)
+            return .moved(from: current, to: position)
         }
-        return result
     }
 
     /// Where `episode` is in the queue (1-based: schema 10 keeps the ordinals so), if queued.
@@ -110,33 +103,37 @@ extension Library {
 
     /// Moves the queued `episode` from position `from` to `to`, the ones between by one the
     /// other way: the positions stay 1 to the count.
-    private func shiftQueue(from: Int, to: Int, episode: Episode) throws(StoreError) {
+    private func shiftQueue(from: Int, to: Int, episode: Episode, in writer: borrowing Writer) throws(StoreError) {
         guard from != to else { return }
         if from < to {
-            try database.run(
+            try writer.run(
                 "UPDATE queue SET ordinal = ordinal - 1 WHERE ordinal > ? AND ordinal <= ?",
                 [SQLValue(from), SQLValue(to)])
         } else {
-            try database.run(
+            try writer.run(
                 "UPDATE queue SET ordinal = ordinal + 1 WHERE ordinal >= ? AND ordinal < ?",
                 [SQLValue(to), SQLValue(from)])
         }
-        try database.run("UPDATE queue SET ordinal = ? WHERE episode_id = ?", [SQLValue(to), SQLValue(episode.id)])
+        try writer.run("UPDATE queue SET ordinal = ? WHERE episode_id = ?", [SQLValue(to), SQLValue(episode.id)])
     }
 
     /// Takes `episode` out of the queue; the ones after it move up (schema 10's trigger).
     /// - Returns: false if it was not queued.
     @discardableResult
     public func dequeue(_ episode: Episode) throws(StoreError) -> Bool {
-        try database.run("DELETE FROM queue WHERE episode_id = ?", [SQLValue(episode.id)])
-        return database.changes == 1
+        try write { writer throws(StoreError) in
+            try writer.run("DELETE FROM queue WHERE episode_id = ?", [SQLValue(episode.id)])
+            return writer.changes == 1
+        }
     }
 
     /// Empties the queue (the episodes stay in the library).
     /// - Returns: how many episodes were in it.
     @discardableResult
     public func clearQueue() throws(StoreError) -> Int {
-        try database.run("DELETE FROM queue")
-        return database.changes
+        try write { writer throws(StoreError) in
+            try writer.run("DELETE FROM queue")
+            return writer.changes
+        }
     }
 }

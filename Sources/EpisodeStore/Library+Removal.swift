@@ -5,8 +5,8 @@
 extension Library {
     /// Deletes an episode: its rows and its directory, never one without the other.
     public func remove(_ episode: Episode) throws(StoreError) {
-        try deleteDirectory(of: episode) { () throws(StoreError) in
-            try database.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
+        try deleteDirectory(of: episode) { writer throws(StoreError) in
+            try writer.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
         }
     }
 
@@ -14,19 +14,21 @@ extension Library {
     /// a row that is gone would come back as a new episode on the next refresh and be downloaded
     /// again. It leaves the queue; its position and played mark stay.
     public func removeFiles(of episode: Episode) throws(StoreError) {
-        try deleteDirectory(of: episode) { () throws(StoreError) in
-            try database.run("DELETE FROM files WHERE episode_id = ?", [SQLValue(episode.id)])
-            try database.run("DELETE FROM queue WHERE episode_id = ?", [SQLValue(episode.id)])
-            try database.run(
+        try deleteDirectory(of: episode) { writer throws(StoreError) in
+            try writer.run("DELETE FROM files WHERE episode_id = ?", [SQLValue(episode.id)])
+            try writer.run("DELETE FROM queue WHERE episode_id = ?", [SQLValue(episode.id)])
+            try writer.run(
                 """
                 UPDATE episodes SET state = 'new', removed_at = ?, downloaded_at = NULL, validator = NULL, is_new = 0
                 WHERE id = ?
-                """, [SQLValue(Library.now), SQLValue(episode.id)])
+                """, [SQLValue(writer.now), SQLValue(episode.id)])
         }
     }
 
     /// Runs `changeRows` and deletes the episode's directory, never one without the other.
-    private func deleteDirectory(of episode: Episode, changeRows: () throws(StoreError) -> Void) throws(StoreError) {
+    private func deleteDirectory(
+        of episode: Episode, changeRows: (borrowing Writer) throws(StoreError) -> Void
+    ) throws(StoreError) {
         try deleteDirectories(of: [episode], changeRows: changeRows)
     }
 
@@ -37,7 +39,9 @@ extension Library {
     /// the commit, the next `Library` open puts back or deletes them, as the rows say
     /// (`sweepTrash`). When one of the episodes is being played, nothing is changed.
     /// - Throws: `StoreError.busy` when a player holds one of them.
-    func deleteDirectories(of episodes: [Episode], changeRows: () throws(StoreError) -> Void) throws(StoreError) {
+    func deleteDirectories(
+        of episodes: [Episode], changeRows: (borrowing Writer) throws(StoreError) -> Void
+    ) throws(StoreError) {
         // Every claim first, so a busy episode stops the removal before anything changes.
         var holds: [PlaybackHold] = []
         for episode in episodes {
@@ -51,8 +55,8 @@ extension Library {
             .filter { FileSystem.exists($0.0) }
         var moved: [(String, String)] = []
         do {
-            try transaction { () throws(StoreError) in
-                try changeRows()
+            try write { writer throws(StoreError) in
+                try changeRows(writer)
                 for (path, trash) in moves {
                     try FileSystem.rename(path, to: trash)
                     moved.append((path, trash))

@@ -94,7 +94,9 @@ extension Library {
 
     /// Keeps an episode from retention (`podcli keep`), or lets it go again.
     public func setKept(_ kept: Bool, of episode: Episode) throws(StoreError) {
-        try database.run("UPDATE episodes SET kept = ? WHERE id = ?", [SQLValue(kept ? 1 : 0), SQLValue(episode.id)])
+        try write { writer throws(StoreError) in
+            try writer.run("UPDATE episodes SET kept = ? WHERE id = ?", [SQLValue(kept ? 1 : 0), SQLValue(episode.id)])
+        }
     }
 
     /// A download that failed: the episode is `failed`, with the reason `podcli list` shows, and
@@ -109,26 +111,27 @@ extension Library {
     /// again (nothing is downloading it), its partial file kept for the next `fetch` or `play`.
     public func recordInterruption(_ message: String, of episode: Episode, cutShort: Bool = true) throws(StoreError) {
         let hasPartial = FileSystem.entries(directory(of: episode)).contains { $0.hasSuffix(Library.partialSuffix) }
-        try database.run(
-            "UPDATE episodes SET state = ?, last_error = ? WHERE id = ?",
-            [.text(cutShort && hasPartial ? "downloading" : "new"), .text(message), SQLValue(episode.id)])
+        try write { writer throws(StoreError) in
+            try writer.run(
+                "UPDATE episodes SET state = ?, last_error = ? WHERE id = ?",
+                [.text(cutShort && hasPartial ? "downloading" : "new"), .text(message), SQLValue(episode.id)])
+        }
     }
 
     /// One more failure in a row of the feed or episode `id` (`table` is `feeds` or `episodes`):
     /// its `last_error`, its `failures`, and `retry_at`, when sync may try it again; `setting`
     /// adds an assignment of the table's own.
     func countFailure(_ message: String, in table: String, id: Int, setting: String? = nil) throws(StoreError) {
-        try transaction { () throws(StoreError) in
+        try write { writer throws(StoreError) in
             let failures =
-                try database.rows(
+                try writer.rows(
                     """
                     UPDATE \(table) SET \(setting.map { $0 + ", " } ?? "")last_error = ?, failures = failures + 1
                     WHERE id = ? RETURNING failures
                     """, [.text(message), SQLValue(id)]
                 ).first?.int(0).map(Int.init) ?? 1
-            try database.run(
-                "UPDATE \(table) SET retry_at = ? WHERE id = ?",
-                [SQLValue(Library.backoff(afterFailures: failures).map { Library.now + $0 }), SQLValue(id)])
+            let retryAt = Library.backoff(afterFailures: failures).map { writer.now + $0 }
+            try writer.run("UPDATE \(table) SET retry_at = ? WHERE id = ?", [SQLValue(retryAt), SQLValue(id)])
         }
     }
 

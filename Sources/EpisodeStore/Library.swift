@@ -40,17 +40,14 @@ public final class Library {
         }
     }
 
-    /// Runs `body` in one IMMEDIATE transaction, keeping `StoreError` as the error type.
-    func transaction(_ body: () throws(StoreError) -> Void) throws(StoreError) {
-        do {
-            try database.inTransaction {
-                try body()
-                return .commit
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .sqlite(code: 1, message: "\(error)", operation: "a transaction")
+    /// Runs `body`, the library's writes of one change, in one IMMEDIATE transaction: committed
+    /// when it returns, rolled back when it throws (its error rethrown). Every write of the
+    /// library goes through here; inside a transaction already open (a `WriteBatch`'s), `body`
+    /// runs in a savepoint of it.
+    @discardableResult
+    func write<Result>(_ body: (borrowing Writer) throws(StoreError) -> Result) throws(StoreError) -> Result {
+        try database.inTransactionGiving { () throws(StoreError) in
+            (try body(Writer(database, now: Library.now)), .commit)
         }
     }
 

@@ -66,7 +66,7 @@ public struct Migrator: Sendable {
             do {
                 if migration.rebuildsTables { try database.execute("PRAGMA foreign_keys = OFF") }
                 defer { if migration.rebuildsTables { try? database.execute("PRAGMA foreign_keys = ON") } }
-                try database.inTransaction {
+                try database.inTransaction { () throws(StoreError) in
                     // Another podcli opening the same new library may have applied this step
                     // since the version was read: the IMMEDIATE lock makes this reading final.
                     guard try version(of: database) < migration.version else { return .rollback }
@@ -80,13 +80,8 @@ public struct Migrator: Sendable {
                     try database.execute("PRAGMA user_version = \(migration.version)")
                     return .commit
                 }
-            } catch let error as StoreError {
-                if case .sqlite(_, let message, _) = error {
-                    throw .migrationFailed(name: migration.name, message: message)
-                }
-                throw error
-            } catch {
-                throw .migrationFailed(name: migration.name, message: "\(error)")
+            } catch .sqlite(_, let message, _) {
+                throw .migrationFailed(name: migration.name, message: message)
             }
         }
     }

@@ -16,15 +16,14 @@ import Testing
     @Test func aThrowingTransactionRollsBackAndTheFirstErrorWins() throws {
         let database = try Database(path: directory.path + "/b.db")
         try database.execute("CREATE TABLE t (x INTEGER UNIQUE)")
-        struct Boom: Error {}
-        #expect(throws: Boom.self) {
-            try database.inTransaction {
+        #expect(throws: StoreError.busy("the test")) {
+            try database.inTransaction { () throws(StoreError) in
                 try database.run("INSERT INTO t VALUES (1)")
-                throw Boom()
+                throw .busy("the test")
             }
         }
         #expect(try database.rows("SELECT * FROM t").isEmpty)
-        try database.inTransaction {
+        try database.inTransaction { () throws(StoreError) in
             try database.run("INSERT INTO t VALUES (?)", [2])
             return .rollback
         }

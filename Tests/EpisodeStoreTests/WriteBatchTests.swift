@@ -45,7 +45,7 @@ import Testing
             #expect(throws: StoreError.self) {
                 try batch.write {
                     try subscribe(library, 2)
-                    try library.database.inTransaction {
+                    try library.database.inTransaction { () throws(StoreError) in
                         try library.database.run("INSERT INTO feeds (id, url, title, subscribed_at) VALUES (1, 'x', 'x', 0)")
                         return .commit
                     }
@@ -68,7 +68,7 @@ import Testing
         try WriteBatch.run(library) { batch in
             try batch.write { try subscribe(library, 1) }
             try batch.write {
-                try library.database.inTransaction {
+                try library.database.inTransaction { () throws(StoreError) in
                     try library.database.run("UPDATE feeds SET title = 'changed'")
                     return .rollback
                 }
