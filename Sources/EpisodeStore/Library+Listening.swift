@@ -1,15 +1,9 @@
 extension Library {
     /// Saves where the listener is and adds `listened` (what was played since the last save) to
-    /// the episode's silence skipped and to today's row of the listening log, in one transaction:
-    /// a killed player loses no more of its statistics than of its position.
+    /// the episode's silence skipped and to today's row of the listening log (the local day of
+    /// the library's clock), in one transaction: a killed player loses no more of its statistics
+    /// than of its position.
     public func savePlayback(_ state: PlaybackState, of episode: Episode, listened: ListeningTime) throws(StoreError) {
-        try savePlayback(state, of: episode, listened: listened, at: Library.now)
-    }
-
-    /// `savePlayback` as if saved at `time` (Unix seconds): the log's day is its local day.
-    func savePlayback(_ state: PlaybackState, of episode: Episode, listened: ListeningTime, at time: Int)
-        throws(StoreError)
-    {
         try write { writer throws(StoreError) in
             try setPlaybackState(state, of: episode, silenceSkipped: listened.silenceSkipped, in: writer)
             guard !listened.isEmpty else { return }
@@ -26,7 +20,7 @@ extension Library {
                     intro_outro_ms = intro_outro_ms + excluded.intro_outro_ms, finished = finished + excluded.finished
                 """,
                 [
-                    SQLValue(time), SQLValue(episode.id), SQLValue(episode.feedID), SQLValue(max(0, listened.media)),
+                    SQLValue(writer.now), SQLValue(episode.id), SQLValue(episode.feedID), SQLValue(max(0, listened.media)),
                     SQLValue(max(0, listened.wall)), SQLValue(max(0, listened.silenceSkipped)),
                     SQLValue(max(0, listened.introOutroSkipped)), SQLValue(max(0, listened.finished)),
                 ])

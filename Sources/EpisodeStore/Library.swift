@@ -10,14 +10,21 @@ public final class Library {
     /// The data directory (absolute).
     public let directory: String
     public let database: Database
+    /// What time it is (Unix seconds): every date the library writes (played, downloaded,
+    /// removed, ...) is its reading, so a test can say what "now" is.
+    public let clock: @Sendable () -> Int
+
+    /// The time of the system's clock, in Unix seconds.
+    public static let systemClock: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
 
     /// Opens the library in `directory`, creating it (mode 0700) and upgrading its schema.
     /// - Throws: `StoreError` when the directory or database cannot be set up, or was written by
     ///   a newer podcli.
-    public init(directory: String) throws(StoreError) {
+    public init(directory: String, clock: @escaping @Sendable () -> Int = Library.systemClock) throws(StoreError) {
         let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
         try Library.makeDirectories(directory)
         self.directory = directory
+        self.clock = clock
         self.database = try Database(path: directory + "/podcli.db")
         try Migrator().migrate(database)
         // Best effort: without them queries are right, only slower, and the next opening tries again.
@@ -47,11 +54,9 @@ public final class Library {
     @discardableResult
     func write<Result>(_ body: (borrowing Writer) throws(StoreError) -> Result) throws(StoreError) -> Result {
         try database.inTransactionGiving { () throws(StoreError) in
-            (try body(Writer(database, now: Library.now)), .commit)
+            (try body(Writer(database, now: clock())), .commit)
         }
     }
 
     static let trashPrefix = ".removed-"
-
-    static var now: Int { Int(Date().timeIntervalSince1970) }
 }

@@ -45,15 +45,17 @@ import Testing
     /// Saves of one day add up in the episode's row of that day; another day is a row of its own,
     /// and `since` counts from its day on. The silence skipped also goes to the episode, as before.
     @Test func savesAddUpPerEpisodeAndDayAndSinceCountsFromItsDay() throws {
-        let library = try makeLibrary()
+        let clock = TestClock(noon("2026-11-30"))
+        let library = try Library(directory: directory.path + "/data", clock: clock.reading)
         let (feed, episodes) = try subscribe(library, "Daily", episodes: 2)
         let first = ListeningTime(media: 10_000, wall: 5_000, silenceSkipped: 2_000)
-        try library.savePlayback(state(10), of: episodes[0], listened: first, at: noon("2026-11-30"))
-        try library.savePlayback(state(20), of: episodes[0], listened: first, at: noon("2026-11-30") + 60)
+        try library.savePlayback(state(10), of: episodes[0], listened: first)
+        clock.now += 60
+        try library.savePlayback(state(20), of: episodes[0], listened: first)
         let last = ListeningTime(media: 4_000, wall: 4_000, introOutroSkipped: 30_000, finished: 1)
-        try library.savePlayback(state(24), of: episodes[0], listened: last, at: noon("2026-12-02"))
-        try library.savePlayback(
-            state(3), of: episodes[1], listened: ListeningTime(media: 3_000, wall: 3_000), at: noon("2026-12-02"))
+        clock.now = noon("2026-12-02")
+        try library.savePlayback(state(24), of: episodes[0], listened: last)
+        try library.savePlayback(state(3), of: episodes[1], listened: ListeningTime(media: 3_000, wall: 3_000))
 
         let rows = try library.database.rows("SELECT day, media_ms FROM listening_log ORDER BY id")
         #expect(

@@ -24,6 +24,41 @@ import Testing
         (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int).map { UInt32($0!) } ?? 0
     }
 
+    /// Every date the library writes is its clock's: an episode made, downloaded, played,
+    /// bookmarked and removed, its download attempt, and a feed subscribed to and failing.
+    @Test func everyDateWrittenIsTheLibrarysClock() throws {
+        let clock = TestClock(1_000_000_000)
+        let library = try Library(directory: directory.path + "/data", clock: clock.reading)
+        let episode = try library.createEpisode(title: "E", sourceURL: "http://x/e.mp3", protection: .private)
+        #expect(episode.createdAt == 1_000_000_000)
+        clock.now += 10
+        let attempt = try library.beginAttempt(for: episode, url: "http://x/e.mp3")
+        clock.now += 10
+        try library.finishAttempt(attempt, httpStatus: 200, bytes: 3, error: nil)
+        #expect(try library.attempts(of: episode).map { [$0.startedAt, $0.finishedAt] } == [[1_000_000_010, 1_000_000_020]])
+        let (size, digest) = try writePartial("abc", named: "e.mp3.part", for: episode, in: library)
+        let file = try library.recordDownload(
+            of: episode, partialName: "e.mp3.part", finalName: "e.mp3", size: size, sha256: digest, contentType: nil)
+        #expect([file.recordedAt, try library.episode(id: episode.id)?.downloadedAt] == [1_000_000_020, 1_000_000_020])
+        clock.now += 10
+        try library.savePlayback(
+            PlaybackState(positionMilliseconds: 5_000, played: false), of: episode, listened: ListeningTime())
+        #expect(try library.database.rows("SELECT updated_at FROM playback_state")[0].int(0) == 1_000_000_030)
+        clock.now += 10
+        let bookmark = try library.addBookmark(to: episode, positionMilliseconds: 1_000, chapter: nil, note: nil)
+        #expect(bookmark.createdAt == 1_000_000_040)
+        clock.now += 10
+        try library.removeFiles(of: episode)
+        #expect(try library.episode(id: episode.id)?.removedAt == 1_000_000_050)
+
+        let (feed, _) = try library.subscribe(
+            url: "https://example.com/feed.xml", metadata: FeedMetadata(title: "F"), episodes: [], etag: nil,
+            lastModified: nil, protection: .private)
+        #expect([feed.subscribedAt, feed.checkedAt] == [1_000_000_050, 1_000_000_050])
+        for _ in 1...3 { try library.record(.failed("down"), for: feed) }
+        #expect(try library.feed(id: feed.id)?.retryAt == 1_000_000_050 + Library.backoff(afterFailures: 3)!)
+    }
+
     @Test func createsTheDataDirectoryPrivateWithTheDatabaseInIt() throws {
         let library = try makeLibrary()
         #expect(FileManager.default.fileExists(atPath: directory.path + "/data/podcli.db"))

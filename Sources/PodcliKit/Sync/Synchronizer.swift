@@ -23,7 +23,7 @@ public final class Synchronizer: Sendable {
 
     public init(
         libraryDirectory: String, config: Config, downloadPolicy: DownloadPolicy, feedPolicy: DownloadPolicy,
-        reporter: any SyncReporter, clock: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+        reporter: any SyncReporter, clock: @escaping @Sendable () -> Int = Library.systemClock
     ) {
         self.libraryDirectory = libraryDirectory
         self.config = config
@@ -112,7 +112,7 @@ public final class Synchronizer: Sendable {
         ) { [self] in
             let updater = Result {
                 FeedUpdater(
-                    library: try Library(directory: libraryDirectory), fetcher: FeedFetcher(policy: feedPolicy),
+                    library: try Library(directory: libraryDirectory, clock: clock), fetcher: FeedFetcher(policy: feedPolicy),
                     protection: config.protection)
             }
             return { feed in self.refresh(feed, with: updater) }
@@ -174,7 +174,7 @@ public final class Synchronizer: Sendable {
         }
         let space = SpaceReservation(floor: config.sync.minFree, directory: libraryDirectory + "/episodes")
         WorkerPool.run(downloads, threads: config.sync.jobs) { [self, policy] in
-            let library = Result { try Library(directory: libraryDirectory) }
+            let library = Result { try Library(directory: libraryDirectory, clock: clock) }
             let downloader = Downloader(policy: policy)
             return { download in
                 self.download(download, library: library, downloader: downloader, space: space, measuring: measuring)
