@@ -124,6 +124,7 @@ extension Library {
                     WHERE id = ?
                     """,
                     [SQLValue(writer.now), SQLValue(episode.id)])
+                try recordEpisodeAction(.download, of: episode.id, in: writer)
                 // Last, so a failure above leaves the file partial; a crash after it is repaired
                 // by partialFile(of:).
                 try FileSystem.rename(partialPath, to: finalPath)

@@ -146,14 +146,18 @@ extension Library {
     }
 
     /// The episode was heard to the end (or marked so): played, its position cleared, no
-    /// longer new.
-    public func markPlayed(_ episode: Episode) throws(StoreError) {
-        try write { writer throws(StoreError) in try markPlayed(episode, in: writer) }
+    /// longer new. The sync server learns it as a play to the end: `play` (the session's), else
+    /// one that began and ended at the episode's length.
+    public func markPlayed(_ episode: Episode, play: PlaySpan? = nil) throws(StoreError) {
+        try write { writer throws(StoreError) in try markPlayed(episode, play: play, in: writer) }
     }
 
-    func markPlayed(_ episode: Episode, in writer: borrowing Writer) throws(StoreError) {
+    func markPlayed(_ episode: Episode, play: PlaySpan? = nil, in writer: borrowing Writer) throws(StoreError) {
         try setPlaybackState(PlaybackState(positionMilliseconds: 0, played: true), of: episode, in: writer)
         try writer.run("UPDATE episodes SET is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
+        let length = episode.durationMilliseconds.map { $0 / 1000 }
+        let span = play ?? PlaySpan(started: length, position: length, total: length)
+        try recordEpisodeAction(.play, of: episode.id, play: span, in: writer)
     }
 
     /// Saves where the listener is, and adds `silenceSkipped` milliseconds to the time skip

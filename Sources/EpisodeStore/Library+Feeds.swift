@@ -29,6 +29,7 @@ extension Library {
                     SQLValue(lastModified),
                 ])
             let feedID = writer.lastInsertedRowID
+            try recordSubscription(true, url: url, in: writer)
             try update(feedID: feedID, metadata: metadata, in: writer)
             var summary = try merge(episodes, into: feedID, protection: protection, markNew: false, in: writer)
             // The newest is new: by the feed's dates (a dateless item is not "newest" while dated ones
@@ -187,6 +188,7 @@ extension Library {
                 }
             }
             try writer.run("DELETE FROM feeds WHERE id = ?", [SQLValue(feed.id)])
+            try self.recordSubscription(false, url: feed.url, in: writer)
         }
         guard deleteFiles else {
             try write(changeRows)

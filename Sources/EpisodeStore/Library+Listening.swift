@@ -2,10 +2,14 @@ extension Library {
     /// Saves where the listener is and adds `listened` (what was played since the last save) to
     /// the episode's silence skipped and to today's row of the listening log (the local day of
     /// the library's clock), in one transaction: a killed player loses no more of its statistics
-    /// than of its position.
-    public func savePlayback(_ state: PlaybackState, of episode: Episode, listened: ListeningTime) throws(StoreError) {
+    /// than of its position. With `play` (a session that paused or stopped, not each periodic
+    /// save), the sync server's play action goes to the outbox in the same transaction.
+    public func savePlayback(
+        _ state: PlaybackState, of episode: Episode, listened: ListeningTime, play: PlaySpan? = nil
+    ) throws(StoreError) {
         try write { writer throws(StoreError) in
             try setPlaybackState(state, of: episode, silenceSkipped: listened.silenceSkipped, in: writer)
+            if let play { try recordEpisodeAction(.play, of: episode.id, play: play, in: writer) }
             guard !listened.isEmpty else { return }
             try writer.run(
                 """

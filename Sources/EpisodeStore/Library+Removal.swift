@@ -6,6 +6,7 @@ extension Library {
     /// Deletes an episode: its rows and its directory, never one without the other.
     public func remove(_ episode: Episode) throws(StoreError) {
         try deleteDirectory(of: episode) { writer throws(StoreError) in
+            try recordDeletion(of: episode, in: writer)
             try writer.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
         }
     }
@@ -15,6 +16,7 @@ extension Library {
     /// again. It leaves the queue; its position and played mark stay.
     public func removeFiles(of episode: Episode) throws(StoreError) {
         try deleteDirectory(of: episode) { writer throws(StoreError) in
+            try recordDeletion(of: episode, in: writer)
             try writer.run("DELETE FROM files WHERE episode_id = ?", [SQLValue(episode.id)])
             try writer.run("DELETE FROM queue WHERE episode_id = ?", [SQLValue(episode.id)])
             try writer.run(
@@ -23,6 +25,12 @@ extension Library {
                 WHERE id = ?
                 """, [SQLValue(writer.now), SQLValue(episode.id)])
         }
+    }
+
+    /// A downloaded file's deletion, for the sync server (before its row goes).
+    private func recordDeletion(of episode: Episode, in writer: borrowing Writer) throws(StoreError) {
+        guard try !files(of: episode).isEmpty else { return }
+        try recordEpisodeAction(.delete, of: episode.id, in: writer)
     }
 
     /// Runs `changeRows` and deletes the episode's directory, never one without the other.
