@@ -146,8 +146,8 @@ extension Library {
     }
 
     /// The episode was heard to the end (or marked so): played, its position cleared, no
-    /// longer new. The sync server learns it as a play to the end: `play` (the session's), else
-    /// one that began and ended at the episode's length.
+    /// longer new. The sync server learns it as a play to the end: from where `play` (the
+    /// session's) began to its length, else one that began and ended at the episode's length.
     public func markPlayed(_ episode: Episode, play: PlaySpan? = nil) throws(StoreError) {
         try write { writer throws(StoreError) in try markPlayed(episode, play: play, in: writer) }
     }
@@ -156,7 +156,9 @@ extension Library {
         try setPlaybackState(PlaybackState(positionMilliseconds: 0, played: true), of: episode, in: writer)
         try writer.run("UPDATE episodes SET is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
         let length = episode.durationMilliseconds.map { $0 / 1000 }
-        let span = play ?? PlaySpan(started: length, position: length, total: length)
+        let span =
+            play.map { PlaySpan(started: $0.started, position: $0.total ?? $0.position, total: $0.total) }
+            ?? PlaySpan(started: length, position: length, total: length)
         try recordEpisodeAction(.play, of: episode.id, play: span, in: writer)
     }
 

@@ -67,6 +67,37 @@ struct PlayCommandTests {
         #expect(record["position"] as? Double == 0)
     }
 
+    /// What a sync server learns of plays (the outbox): a stop is a play from where playing began
+    /// to where it stopped, and a play to the end replaces it, from where it resumed to the
+    /// file's length; the periodic saves between write nothing.
+    @Test(.requires(TestEnvironment.has("/usr/bin/sqlite3"), "needs sqlite3"))
+    func aStopAndTheEndArePlaysForTheSyncServer() throws {
+        let library = try Library()
+        let audio = try library.t.source(Self.stereo, data: try Data(contentsOf: fixture(Self.stereo)))
+        let rss = FeedCommandTests.rss(
+            title: "Tones", items: [.init(title: "Tone", guid: "tone-1", url: audio.url, length: audio.data.count)])
+        let feed = try library.t.source("tones.xml", data: Data(rss.utf8)).url
+        let fetch = try library.t.run(["fetch", feed, "--download", "all", "--json"])
+        #expect(fetch.status == 0, "\(fetch)")
+        let id = "\((try JSONSerialization.jsonObject(with: try library.t.run(["list", "--json"]).stdoutData) as! [[String: Any]])[0]["id"] as! Int)"
+        func plays() throws -> String {
+            let result = try RunningProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/sqlite3"),
+                arguments: [
+                    library.t.home.path + "/podcli.db",
+                    "SELECT podcast_url, episode_url, guid, started, position, total FROM outbox WHERE action = 'play'",
+                ], environment: [:]
+            ).waitUntilExit()
+            return result.stdout
+        }
+        let first = try library.play([id, "--for", "2.5"], device: library.device("first"))
+        #expect(first.status == 0, "\(first)")
+        #expect(try plays() == "\(feed)|\(audio.url)|tone-1|0|2|3\n")
+        let second = try library.play([id], device: library.device("second"))
+        #expect(second.status == 0, "\(second)")
+        #expect(try plays() == "\(feed)|\(audio.url)|tone-1|2|3|3\n")
+    }
+
     @Test func resumesExactlyWhereItWasLeft() throws {
         let library = try Library()
         let id = try library.download(Self.stereo)

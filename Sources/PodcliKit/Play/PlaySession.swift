@@ -137,7 +137,7 @@ public final class PlaySession {
             startAt = nil
             switch reason {
             case .endOfEpisode, .markedPlayed:
-                try library.markPlayed(episode)
+                try library.markPlayed(episode, play: lastPlay)
                 _ = try library.dequeue(episode)
                 display.note("Played #\(episode.id) \(episode.title)")
                 if playing.sleepsNow {
@@ -238,6 +238,24 @@ public final class PlaySession {
     /// Downloads started by this session, by episode.
     private var streams: [Int: EpisodeStream] = [:]
 
+    /// The episode's last play a sync server learns of (`play(at:startedAt:)`).
+    private var lastPlay: PlaySpan?
+
+    /// A play for the sync server at a pause or a stop (nil at any other status): from where
+    /// playing began or resumed (`start`, kept here) to the position, in whole seconds of media.
+    private static func play(at status: PlayerStatus, startedAt start: inout Int?) -> PlaySpan? {
+        switch status.event {
+        case .started(let frame)?, .stateChanged(.playing, let frame)?:
+            start = frame
+            return nil
+        case .stateChanged(.paused, let frame)?, .stopped(_, let frame)?:
+            return PlaySpan(
+                started: (start ?? frame) / status.sampleRate, position: frame / status.sampleRate,
+                total: status.frameCount.map { $0 / status.sampleRate })
+        default: return nil
+        }
+    }
+
     /// How to stop (and wait for) each thread this session started but the streams' and the
     /// artwork's: the key reader, the control socket, MPRIS, the watchers.
     public var services: [() -> Void] = []
@@ -286,6 +304,8 @@ public final class PlaySession {
         // Why the last save failed, until one succeeds: the position the player stops at must
         // be saved, or the user told.
         var saveFailure: StoreError?
+        var playStart: Int?
+        lastPlay = nil
         let reason: StopReason
         do {
             reason = try player.play { status in
@@ -312,6 +332,8 @@ public final class PlaySession {
                     chapter: chapter?.name)
                 display.show(status, of: episode, podcast: podcast, author: author, chapter: chapter?.name)
                 if display.readerGone { commands.post(.quit) }
+                let play = Self.play(at: status, startedAt: &playStart)
+                if let play { lastPlay = play }
                 if status.event != nil || lastSaved.map({
                     Double(abs(status.position - $0)) >= Self.saveInterval * Double(status.sampleRate)
                 }) ?? true {
@@ -319,7 +341,7 @@ public final class PlaySession {
                     if case .stopped(.endOfEpisode, _) = status.event { tally.finish(outroSkipped: outroSkipped) }
                     if case .stopped(.markedPlayed, _) = status.event { tally.finish(outroSkipped: 0) }
                     do throws(StoreError) {
-                        try save(status.position, of: episode, sampleRate: status.sampleRate, tally: &tally)
+                        try save(status.position, of: episode, sampleRate: status.sampleRate, tally: &tally, play: play)
                         saveFailure = nil
                     } catch {
                         saveFailure = error
@@ -343,14 +365,15 @@ public final class PlaySession {
     }
 
     /// Saves the position, and what was played since the last save (the listening log, the
-    /// silence skipped), in one transaction.
-    private func save(_ frame: Int, of episode: Episode, sampleRate: Int, tally: inout ListeningTally)
-        throws(StoreError)
-    {
+    /// silence skipped), in one transaction; at a pause or a stop, with the `play` a sync server
+    /// learns.
+    private func save(
+        _ frame: Int, of episode: Episode, sampleRate: Int, tally: inout ListeningTally, play: PlaySpan? = nil
+    ) throws(StoreError) {
         let listened = tally.unsaved
         try library.savePlayback(
             PlaybackState(positionMilliseconds: frame * 1000 / sampleRate, played: false), of: episode,
-            listened: listened)
+            listened: listened, play: play)
         tally.saved(listened)
     }
 
