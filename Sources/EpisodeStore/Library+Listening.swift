@@ -24,7 +24,8 @@ extension Library {
                     intro_outro_ms = intro_outro_ms + excluded.intro_outro_ms, finished = finished + excluded.finished
                 """,
                 [
-                    SQLValue(writer.now), SQLValue(episode.id), SQLValue(episode.feedID), SQLValue(max(0, listened.media)),
+                    SQLValue(writer.now), SQLValue(episode.id), SQLValue(episode.feedID),
+                    SQLValue(max(0, listened.media)),
                     SQLValue(max(0, listened.wall)), SQLValue(max(0, listened.silenceSkipped)),
                     SQLValue(max(0, listened.introOutroSkipped)), SQLValue(max(0, listened.finished)),
                 ])

@@ -31,7 +31,8 @@ extension Library {
         let (action, other) = subscribed ? ("subscribe", "unsubscribe") : ("unsubscribe", "subscribe")
         guard !pending.contains(where: { $0.string(0) == other }) else { return }
         try writer.run(
-            "INSERT INTO outbox (action, podcast_url, at) VALUES (?, ?, ?)", [.text(action), .text(url), SQLValue(writer.now)])
+            "INSERT INTO outbox (action, podcast_url, at) VALUES (?, ?, ?)",
+            [.text(action), .text(url), SQLValue(writer.now)])
     }
 
     /// Records `action` (play, download or delete) of the episode `episodeID` for the server,

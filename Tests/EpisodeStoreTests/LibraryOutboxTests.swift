@@ -42,12 +42,13 @@ import Testing
             sha256: SHA256.ofFile(atPath: path)!, contentType: nil)
     }
 
-    /// The outbox as `action episode-URL-or-podcast-URL at [started position total]` lines.
+    /// The outbox as lines `action episode-URL-or-podcast-URL at [started position total]`.
     private func outbox(_ library: Library) throws -> [String] {
         try library.outbox().map { entry in
             var line = "\(entry.action.rawValue) \(entry.episodeURL ?? entry.podcastURL) \(entry.timestamp)"
             if let play = entry.play {
-                line += " \([play.started, play.position, play.total].map { $0.map(String.init) ?? "-" })"
+                let figures = [play.started, play.position, play.total].map { $0.map(String.init) ?? "-" }
+                line += " " + figures.joined(separator: " ")
             }
             return line
         }
@@ -95,7 +96,7 @@ import Testing
         try library.removeFiles(of: episode)
         #expect(
             try outbox(library) == [
-                "play https://cdn.example.com/1.mp3 1700000002 [\"0\", \"30\", \"600\"]",
+                "play https://cdn.example.com/1.mp3 1700000002 0 30 600",
                 "delete https://cdn.example.com/1.mp3 1700000003",
             ])
         #expect(try library.outbox().map(\.guid) == ["guid-1", "guid-1"])
@@ -118,8 +119,8 @@ import Testing
         }
         #expect(
             try outbox(library) == [
-                "play https://cdn.example.com/2.mp3 1700000002 [\"0\", \"20\", \"600\"]",
-                "play https://cdn.example.com/1.mp3 1700000003 [\"0\", \"40\", \"600\"]",
+                "play https://cdn.example.com/2.mp3 1700000002 0 20 600",
+                "play https://cdn.example.com/1.mp3 1700000003 0 40 600",
             ])
         clock.now += 1
         try library.markPlayed(second)
@@ -130,8 +131,8 @@ import Testing
         try library.removeFiles(of: first)
         #expect(
             try outbox(library) == [
-                "play https://cdn.example.com/2.mp3 1700000004 [\"600\", \"600\", \"600\"]",
-                "play https://cdn.example.com/1.mp3 1700000005 [\"40\", \"600\", \"600\"]",
+                "play https://cdn.example.com/2.mp3 1700000004 600 600 600",
+                "play https://cdn.example.com/1.mp3 1700000005 40 600 600",
                 "delete https://cdn.example.com/1.mp3 1700000006",
             ])
         // Read in pages, oldest first; sent entries go, a newer one made meanwhile stays.
@@ -142,7 +143,7 @@ import Testing
         #expect(
             try outbox(library) == [
                 "delete https://cdn.example.com/1.mp3 1700000006",
-                "play https://cdn.example.com/2.mp3 1700000007 [\"600\", \"600\", \"600\"]",
+                "play https://cdn.example.com/2.mp3 1700000007 600 600 600",
             ])
     }
 
@@ -159,7 +160,7 @@ import Testing
         #expect(try library.episodes().isEmpty)
         #expect(
             try outbox(library) == [
-                "play https://cdn.example.com/2.mp3 1700000000 [\"0\", \"5\", \"600\"]",
+                "play https://cdn.example.com/2.mp3 1700000000 0 5 600",
                 "delete https://cdn.example.com/1.mp3 1700000000",
                 "unsubscribe \(feedURL) 1700000000",
             ])

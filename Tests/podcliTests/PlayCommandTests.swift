@@ -79,7 +79,8 @@ struct PlayCommandTests {
         let feed = try library.t.source("tones.xml", data: Data(rss.utf8)).url
         let fetch = try library.t.run(["fetch", feed, "--download", "all", "--json"])
         #expect(fetch.status == 0, "\(fetch)")
-        let id = "\((try JSONSerialization.jsonObject(with: try library.t.run(["list", "--json"]).stdoutData) as! [[String: Any]])[0]["id"] as! Int)"
+        let listed = try JSONSerialization.jsonObject(with: try library.t.run(["list", "--json"]).stdoutData)
+        let id = "\((listed as! [[String: Any]])[0]["id"] as! Int)"
         func plays() throws -> String {
             let result = try RunningProcess(
                 executable: URL(fileURLWithPath: "/usr/bin/sqlite3"),

@@ -112,7 +112,8 @@ public final class Synchronizer: Sendable {
         ) { [self] in
             let updater = Result {
                 FeedUpdater(
-                    library: try Library(directory: libraryDirectory, clock: clock), fetcher: FeedFetcher(policy: feedPolicy),
+                    library: try Library(directory: libraryDirectory, clock: clock),
+                    fetcher: FeedFetcher(policy: feedPolicy),
                     protection: config.protection)
             }
             return { feed in self.refresh(feed, with: updater) }
