@@ -7,7 +7,7 @@
 /// newest play replaces a pending older one, the newest download or delete a pending one of
 /// either. So it holds at most one entry per feed URL and two per episode URL however long no
 /// exchange runs. An episode of no feed (fetched by its URL) has no name on the server: none of
-/// its changes is written.
+/// its changes is written; nor is a mark unplayed, which the API has no action for.
 extension Library {
     /// The changes still to send, oldest first; at most `limit` of them.
     public func outbox(limit: Int = 1_000) throws(StoreError) -> [OutboxEntry] {
