@@ -36,7 +36,7 @@ extension Transfer {
         _ url: String, maximumBytes: Int, acceptCompression: Bool, policy: DownloadPolicy, tooLarge: DownloadError
     ) throws(DownloadError) -> [UInt8] {
         try DownloadError.checkFetchable(url)
-        let exchange = ImageExchange(maximumBytes: maximumBytes)
+        let exchange = MemoryReply(maximumBytes: maximumBytes)
         let result = perform(Exchange(url: url, acceptCompression: acceptCompression), sink: exchange)
         if result.stopped { throw .stopped(url: url) }
         if exchange.tooLarge { throw tooLarge }
@@ -49,20 +49,31 @@ extension Transfer {
     }
 }
 
-/// One GET of an image (or another small file): the body kept in memory, up to a limit.
-final class ImageExchange: TransferSink {
+/// A response kept in memory, up to a limit: an image, a chapters file, an API's reply.
+final class MemoryReply: TransferSink {
     private let maximumBytes: Int
+    /// How much of an error's body is kept (what the server says went wrong); past it the
+    /// transfer stops, since the status is the answer.
+    private let errorBodyLimit: Int
     private(set) var headers = ResponseHeaders()
     private(set) var body: [UInt8] = []
     private(set) var tooLarge = false
 
-    init(maximumBytes: Int) { self.maximumBytes = maximumBytes }
+    init(maximumBytes: Int, errorBodyLimit: Int = 0) {
+        self.maximumBytes = maximumBytes
+        self.errorBodyLimit = errorBodyLimit
+    }
+
+    /// A 2xx answer: its body is the reply.
+    var succeeded: Bool { (200..<300).contains(headers.status) }
 
     func receiveHeader(_ line: String) { headers.take(line: line) }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        // An error's body is not the image: stop at once.
-        guard headers.status == 200 else { return false }
+        guard succeeded else {
+            body += bytes.prefix(max(0, errorBodyLimit - body.count))
+            return body.count < errorBodyLimit
+        }
         guard body.count + bytes.count <= maximumBytes else {
             tooLarge = true
             return false
@@ -73,7 +84,7 @@ final class ImageExchange: TransferSink {
 
     func progress(downloaded: Int, expected: Int) -> Bool {
         // A Content-Length past the limit is refused before its bytes arrive.
-        if expected > maximumBytes { tooLarge = true }
+        if succeeded && expected > maximumBytes { tooLarge = true }
         return !tooLarge
     }
 }

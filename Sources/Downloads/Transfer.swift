@@ -8,7 +8,9 @@ import Threads
 /// One libcurl easy handle, owned and cleaned up by this object, set up for podcli's rules:
 /// only http and https (also after a redirect), TLS verified, bounded redirects, connect and
 /// low-speed timeouts, podcli's User-Agent. It performs one HTTP exchange at a time and hands
-/// headers, body and progress to a `TransferSink` (an `Attempt` of a download, a `FeedExchange`).
+/// headers, body and progress to a `TransferSink` (an `Attempt` of a download, a `FeedExchange`,
+/// a `MemoryReply` of an image or an API request). GET, or POST and PUT with a body; HTTP basic
+/// auth through libcurl's options.
 ///
 /// The exchange runs on a multi handle of its own (perform, then poll), so that a `StopEvent`
 /// can end it at once from another thread: its descriptor is one of the poll's.
@@ -89,6 +91,12 @@ final class Transfer {
         var headers: [String] = []
         /// Ask for gzip/deflate and let libcurl decode it (for feeds; never for audio ranges).
         var acceptCompression = false
+        var method = HTTPMethod.get
+        /// What a POST or PUT sends (an empty body when nil).
+        var body: [UInt8]?
+        /// Sent as HTTP basic auth through libcurl's own options, never in the URL; libcurl sends
+        /// them only to the URL's own host, scheme and port, not to where a redirect leads.
+        var credentials: BasicCredentials?
     }
 
     /// Performs one exchange, handing headers, body and progress to `sink`.
@@ -109,11 +117,15 @@ final class Transfer {
             ("RANGE", ccurl_setopt_str(handle, CURLOPT_RANGE, exchange.range)),
             ("ACCEPT_ENCODING", ccurl_setopt_str(handle, CURLOPT_ACCEPT_ENCODING, exchange.acceptCompression ? "" : nil)),
             ("HTTPHEADER", ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)),
+            // Basic is libcurl's default scheme; nil clears what an earlier exchange of the handle set.
+            ("USERNAME", ccurl_setopt_str(handle, CURLOPT_USERNAME, exchange.credentials?.user)),
+            ("PASSWORD", ccurl_setopt_str(handle, CURLOPT_PASSWORD, exchange.credentials?.password)),
             ("WRITEDATA", ccurl_setopt_ptr(handle, CURLOPT_WRITEDATA, context)),
             ("HEADERDATA", ccurl_setopt_ptr(handle, CURLOPT_HEADERDATA, context)),
             ("XFERINFODATA", ccurl_setopt_ptr(handle, CURLOPT_XFERINFODATA, context)),
         ]
-        if let refused = refused ?? options.first(where: { $0.1 != CURLE_OK }).map({ ("CURLOPT_" + $0.0, $0.1) }) {
+        let refusedNow = (options + methodOptions(exchange)).first { $0.1 != CURLE_OK }
+        if let refused = refused ?? refusedNow.map({ ("CURLOPT_" + $0.0, $0.1) }) {
             return Result(
                 code: refused.1, message: "libcurl refused \(refused.0): \(String(cString: curl_easy_strerror(refused.1)))",
                 effectiveURL: exchange.url, redirectURL: nil)
@@ -130,6 +142,30 @@ final class Transfer {
         return Result(
             code: code, message: message, effectiveURL: effectiveURL, redirectURL: string(CURLINFO_REDIRECT_URL),
             stopped: stopped, unreachable: unreachable)
+    }
+
+    /// The request line's method and the body, set for every exchange: the handle is reused, and a
+    /// GET after a POST must not post again.
+    private func methodOptions(_ exchange: Exchange) -> [(String, CURLcode)] {
+        guard exchange.method != .get else {
+            return [
+                ("HTTPGET", ccurl_setopt_long(handle, CURLOPT_HTTPGET, 1)),
+                ("CUSTOMREQUEST", ccurl_setopt_str(handle, CURLOPT_CUSTOMREQUEST, nil)),
+            ]
+        }
+        let body = exchange.body ?? []
+        // The size first: COPYPOSTFIELDS copies that many bytes.
+        let sized = ccurl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count)
+        // The byte past the body gives an empty body an address: a null one would make libcurl
+        // read the body from stdin.
+        let copied = (body + [0]).withUnsafeBytes {
+            ccurl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress))
+        }
+        return [
+            ("POSTFIELDSIZE", sized),
+            ("COPYPOSTFIELDS", copied),
+            ("CUSTOMREQUEST", ccurl_setopt_str(handle, CURLOPT_CUSTOMREQUEST, exchange.method == .put ? "PUT" : nil)),
+        ]
     }
 
     /// The host of the last request, when `code` says it could not be reached at all. After a

@@ -20,6 +20,12 @@ Redirects (query string preserved):
   /moved/<rest>           308 -> /<rest>
   /loop/<anything>        302 -> itself
   /to-file/<anything>     302 -> file:///etc/passwd
+  /to-host/<host>/<rest>  302 -> http://<host>:<this port>/<rest> (another host name, same server)
+Any method (GET, HEAD, POST, PUT):
+  /echo/<anything>        200 application/json {"method", "path", "headers": {lowercased name:
+                          value}, "body": the request body as text}; basic=B and status=C (every
+                          time) as below; pad=N adds N spaces after the JSON; nolength=1 sends no
+                          Content-Length (the body ends when the connection closes)
 Faults (query parameters on content URLs, combinable):
   drop=N         headers with the true length, then N body bytes, then close   (first `times`)
   status=C       answer C with a short body; retry_after=S adds Retry-After: S   (first `times`)
@@ -213,19 +219,35 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         self.dispatch()
 
-    def do_HEAD(self):
-        self.dispatch()
+    do_HEAD = do_POST = do_PUT = do_GET
 
     def _unsupported(self):
         self.record = None
         self.close_connection = True
         self.simple(405, "method not allowed\n", headers=[("Allow", "GET, HEAD")])
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _unsupported
+    do_DELETE = do_PATCH = do_OPTIONS = _unsupported
+
+    def request_body(self):
+        """The request's body (read once, so the connection can be kept alive)."""
+        if not hasattr(self, "_body"):
+            length = int(self.headers.get("Content-Length") or 0)
+            self._body = self.rfile.read(length) if length > 0 else b""
+        return self._body
+
+    def authorized(self, params):
+        """False (after answering 401) when basic=B asks for credentials the request lacks."""
+        if "basic" in params and self.headers.get("Authorization") != "Basic " + params["basic"]:
+            self.simple(401, "credentials needed\n", headers=[("WWW-Authenticate", 'Basic realm="test"')])
+            return False
+        return True
 
     def dispatch(self):
         global _in_flight
         self.record = None
+        if hasattr(self, "_body"):
+            del self._body  # the previous request's, on a kept-alive connection
+        self.request_body()
         # http.server decodes the request line as latin-1; undo that so raw UTF-8 in the
         # URL and %-escaped UTF-8 both end up as the same text.
         target = self.path.encode("latin-1", "replace").decode("utf-8", "replace")
@@ -303,7 +325,11 @@ class Handler(BaseHTTPRequestHandler):
     def route(self, path, query):
         qs = ("?" + query) if query else ""
         parts = path.split("/")
-        if path.startswith("/files/"):
+        if path.startswith("/echo/"):
+            self.echo(query)
+        elif self.command not in ("GET", "HEAD") and not path.startswith("/to-"):
+            self.simple(405, "method not allowed\n", headers=[("Allow", "GET, HEAD")])
+        elif path.startswith("/files/"):
             body = self.file_body(path[len("/files/"):])
             if body is None:
                 self.simple(404, "not found\n")
@@ -342,8 +368,35 @@ class Handler(BaseHTTPRequestHandler):
             self.redirect(302, self.path)
         elif path.startswith("/to-file/"):
             self.redirect(302, "file:///etc/passwd")
+        elif path.startswith("/to-host/") and len(parts) >= 4:
+            rest = "/".join(parts[3:])
+            self.redirect(302, "http://%s:%d/%s%s" % (parts[2], self.server.server_address[1], rest, qs))
         else:
             self.simple(404, "not found\n")
+
+    def echo(self, query):
+        params = {k: v[-1] for k, v in urllib.parse.parse_qs(query, keep_blank_values=True).items()}
+        if not self.authorized(params):
+            return
+        if "status" in params:
+            self.simple(int(params["status"]), "injected status %s\n" % params["status"])
+            return
+        payload = json.dumps({
+            "method": self.command,
+            "path": self.path,
+            "headers": {k.lower(): v for k, v in self.headers.items()},
+            "body": self.request_body().decode("utf-8", "replace"),
+        }).encode("utf-8") + b" " * int(params.get("pad", "0"))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if params.get("nolength") == "1":
+            self.close_connection = True
+            self.send_header("Connection", "close")
+        else:
+            self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.write_body(payload)
 
     def redirect(self, code, location):
         text = "<html><body>Moved: <a href=\"%s\">here</a></body></html>\n" % html.escape(location)
@@ -397,10 +450,8 @@ class Handler(BaseHTTPRequestHandler):
         faulted = seen < times
         head = self.command == "HEAD"
 
-        if "basic" in params:
-            if self.headers.get("Authorization") != "Basic " + params["basic"]:
-                self.simple(401, "credentials needed\n", headers=[("WWW-Authenticate", 'Basic realm="test"')])
-                return
+        if not self.authorized(params):
+            return
 
         status = intparam("status")
         if status is not None and faulted:
