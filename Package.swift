@@ -74,7 +74,7 @@ let package = Package(
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
         // temporary directories and the runner for the built podcli executable.
-        .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py", "notification_server.py"]),
+        .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py", "notification_server.py", "gpodder_server.py"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),

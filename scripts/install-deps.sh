@@ -40,6 +40,8 @@ packages=(
     # the killed-removal tests hold a syscall with strace's fault injection (delay_exit) and
     # kill podcli inside the window (Tests/podcliTests/DataSafetyTests.swift)
     strace
+    # the venv of the gpodder.net-API test server below
+    python3-venv
 )
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
@@ -51,4 +53,16 @@ done
 if ((${#missing[@]})); then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The gpodder.net (mygpo API 2) server the sync tests talk to (Tests/Support/gpodder_server.py):
+# gpodder-fastapi-router, an independent implementation of the API, from PyPI into a virtual
+# environment at this fixed place (GPodderServer.swift looks here): Debian 12's FastAPI is too old
+# for it, and it declares Python 3.12 while Debian's 3.11 runs it (hence --ignore-requires-python).
+# The router's version is pinned, since the tests rely on how it behaves (since, timestamps).
+gpodder_venv=/opt/podcli-gpodder-server
+if ! "$gpodder_venv/bin/python3" -c "import gpodder_router, uvicorn, aiosqlite" 2>/dev/null; then
+    as_root /usr/bin/python3 -m venv "$gpodder_venv"
+    as_root "$gpodder_venv/bin/pip" install --quiet --disable-pip-version-check --ignore-requires-python \
+        "gpodder-fastapi-router[sqlite]==0.1.3" uvicorn
 fi

@@ -62,8 +62,7 @@ public final class FaultServer: Sendable {
     public let port: Int
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    private let process: RunningProcess
-    private let stopped = Mutex(false)
+    private let process: ServerProcess
 
     /// The script, found beside this source file.
     public static let scriptURL: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
@@ -79,43 +78,10 @@ public final class FaultServer: Sendable {
         }
         self.root = root
         let python = ProcessInfo.processInfo.environment["FAULT_SERVER_PYTHON"] ?? "python3"
-        var env = ProcessInfo.processInfo.environment
-        env["PYTHONUNBUFFERED"] = "1"
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        // stdin stays an open pipe: the server exits when it reaches EOF, i.e. on stop() or
-        // when this process dies and the kernel closes our end.
-        let process = try RunningProcess(
-            executable: URL(fileURLWithPath: "/usr/bin/env"),
-            arguments: [python, script.path, "--root", root.path],
-            environment: env, keepStdinOpen: true)
-        self.process = process
-
-        var port: Int?
-        // The outcome is `port`, checked below.
-        _ = waitUntil(timeout: startupTimeout, interval: 0.01) {
-            let out = process.currentStdout
-            if let line = out.split(separator: "\n", omittingEmptySubsequences: false).first,
-                out.contains("\n")
-            {
-                let parts = line.split(separator: " ")
-                if parts.count == 2, parts[0] == "PORT", let n = Int(parts[1]) { port = n }
-                return true  // a first line: the port or garbage
-            }
-            return !process.isRunning
-        }
-        guard let port else {
-            let running = process.isRunning
-            process.kill(signal: SIGKILL)
-            let result = try? process.waitUntilExit(timeout: 5)
-            throw TestSupportError(
-                """
-                fault server did not print "PORT <n>" \
-                \(running ? "within \(startupTimeout) s" : "before exiting") \
-                (\(python) \(script.path) --root \(root.path)); \
-                \(result.map { "\($0)" } ?? "")
-                """)
-        }
-        self.port = port
+        process = try ServerProcess(
+            "fault server", executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: [python, script.path, "--root", root.path], startupTimeout: startupTimeout)
+        port = process.port
     }
 
     /// "http://127.0.0.1:PORT" + `path` (which starts with "/").
@@ -157,22 +123,10 @@ public final class FaultServer: Sendable {
     public var isRunning: Bool { process.isRunning }
 
     /// What the server wrote to stderr so far (it is quiet unless something went wrong).
-    public var serverLog: String { process.currentStderr }
+    public var serverLog: String { process.log }
 
     /// Stops the server (closes its stdin, then SIGTERM, then SIGKILL) and waits for it.
-    public func stop() {
-        let already = stopped.withLock { value -> Bool in
-            defer { value = true }
-            return value
-        }
-        if already { return }
-        process.closeStdin()
-        if !waitUntil(timeout: 2, { !process.isRunning }) {
-            process.kill(signal: SIGTERM)
-            if !waitUntil(timeout: 2, { !process.isRunning }) { process.kill(signal: SIGKILL) }
-        }
-        _ = try? process.waitUntilExit(timeout: 5)
-    }
+    public func stop() { process.stop() }
 
     deinit { stop() }
 
