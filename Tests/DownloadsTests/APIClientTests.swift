@@ -132,6 +132,22 @@ import Testing
         }
     }
 
+    /// What a server says goes into the message as one printable line, short, and without the
+    /// password should the server repeat it.
+    @Test func whatTheServerSaidIsOneShortLineWithoutThePassword() {
+        let credentials = BasicCredentials(user: "alice", password: "hunter2")
+        let said = Array("no such user alice/hunter2\u{1B}[2J\nTraceback ...".utf8)
+        #expect(
+            APIError.refusal(status: 400, url: "http://h/x", body: said, credentials: credentials)
+                == .http(status: 400, url: "http://h/x", detail: "no such user alice/*** [2J"))
+        let long = APIError.refusal(
+            status: 500, url: "http://h/x", body: Array(String(repeating: "x", count: 5000).utf8), credentials: nil)
+        #expect(long == .http(status: 500, url: "http://h/x", detail: String(repeating: "x", count: 199) + "…"))
+        #expect(
+            APIError.refusal(status: 502, url: "http://h/x", body: [], credentials: nil)
+                .description == "http://h/x answered 502 Bad Gateway")
+    }
+
     @Test func aServerThatIsDownIsUnreachable() throws {
         let closed = try ClosedLoopbackPort()
         let url = "http://127.0.0.1:\(closed.port)/api/2/auth/alice/login.json"
