@@ -14,16 +14,8 @@ public final class Database {
     /// - Throws: `StoreError.sqlite` when the file cannot be opened or configured.
     public init(path: String, busyTimeout milliseconds: Int32 = 10_000) throws(StoreError) {
         try Self.makeOwnerOnly(path)
-        var connection: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
-        guard code == SQLITE_OK, let connection else {
-            let error =
-                connection.map { Self.error($0, code, "opening \(path)") }
-                ?? .sqlite(code: code, message: "out of memory", operation: "opening \(path)")
-            sqlite3_close(connection)
-            throw error
-        }
+        let connection = try Self.open(
+            path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, naming: path)
         self.handle = connection
         self.path = path
         sqlite3_extended_result_codes(connection, 1)
@@ -36,6 +28,44 @@ public final class Database {
         try execute("PRAGMA page_size = 8192")
         try useWAL(waitingUpTo: milliseconds)
         try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// Opens another app's SQLite file (`podcli import`) to read only: `immutable` makes SQLite
+    /// take no locks and make no `-wal` or `-shm` file beside it, so a file in a directory podcli
+    /// cannot write, or one in WAL mode, is read as it is. (A `-wal` file left beside it is not
+    /// read: an export is one file.)
+    /// - Throws: `StoreError.sqlite` when the file cannot be opened.
+    public init(readingOnly path: String) throws(StoreError) {
+        // A URI's path: '%', '?' and '#' would end or change it.
+        var escaped = ""
+        for scalar in path.unicodeScalars {
+            switch scalar {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        let connection = try Self.open(
+            "file:\(escaped)?mode=ro&immutable=1", flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+            naming: path)
+        self.handle = connection
+        self.path = path
+        sqlite3_extended_result_codes(connection, 1)
+    }
+
+    /// A connection to `name` (a path, or a URI with `SQLITE_OPEN_URI`), `path` in its error.
+    private static func open(_ name: String, flags: Int32, naming path: String) throws(StoreError) -> OpaquePointer {
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(name, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error =
+                connection.map { Self.error($0, code, "opening \(path)") }
+                ?? .sqlite(code: code, message: "out of memory", operation: "opening \(path)")
+            sqlite3_close(connection)
+            throw error
+        }
+        return connection
     }
 
     deinit {

@@ -164,16 +164,19 @@ extension Library {
 
     /// Saves where the listener is, and adds `silenceSkipped` milliseconds to the time skip
     /// silence saved in the episode (what it left out since the last save), in the same statement.
-    public func setPlaybackState(_ state: PlaybackState, of episode: Episode, silenceSkipped: Int = 0)
-        throws(StoreError)
+    /// `time` (Unix seconds, now when nil) is when the listener was there: another app's, for an import.
+    public func setPlaybackState(
+        _ state: PlaybackState, of episode: Episode, silenceSkipped: Int = 0, at time: Int? = nil
+    ) throws(StoreError)
     {
         try write { writer throws(StoreError) in
-            try setPlaybackState(state, of: episode, silenceSkipped: silenceSkipped, in: writer)
+            try setPlaybackState(state, of: episode, silenceSkipped: silenceSkipped, at: time, in: writer)
         }
     }
 
     func setPlaybackState(
-        _ state: PlaybackState, of episode: Episode, silenceSkipped: Int = 0, in writer: borrowing Writer
+        _ state: PlaybackState, of episode: Episode, silenceSkipped: Int = 0, at time: Int? = nil,
+        in writer: borrowing Writer
     ) throws(StoreError) {
         try writer.run(
             """
@@ -185,7 +188,7 @@ extension Library {
             """,
             [
                 SQLValue(episode.id), SQLValue(state.positionMilliseconds), SQLValue(state.played ? 1 : 0),
-                SQLValue(writer.now), SQLValue(max(0, silenceSkipped)),
+                SQLValue(time ?? writer.now), SQLValue(max(0, silenceSkipped)),
             ])
     }
 

@@ -137,12 +137,12 @@ public struct Row: Sendable {
 
     func string(_ name: String) -> String? { string(position(name)) }
 
-    func int(_ column: Int) -> Int64? {
+    public func int(_ column: Int) -> Int64? {
         if case .integer(let value) = values[column] { return value }
         return nil
     }
 
-    func string(_ column: Int) -> String? {
+    public func string(_ column: Int) -> String? {
         switch values[column] {
         case .text(let value): return value
         case .integer(let value): return String(value)
@@ -151,7 +151,7 @@ public struct Row: Sendable {
         }
     }
 
-    func double(_ column: Int) -> Double? {
+    public func double(_ column: Int) -> Double? {
         switch values[column] {
         case .real(let value): return value
         case .integer(let value): return Double(value)

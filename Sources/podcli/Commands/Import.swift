@@ -3,21 +3,28 @@ import EpisodeStore
 import Feeds
 import PodcliKit
 
-/// `podcli import FILE.opml`: subscribes to every feed of an OPML file (refreshing the ones
-/// already subscribed). One failing feed does not stop the others.
+/// `podcli import FILE`: subscribes to every feed of an OPML file (refreshing the ones already
+/// subscribed; one failing feed does not stop the others), or takes in another app's library
+/// (AntennaPod's database export, gPodder's Database), told apart by the file's content.
 enum Import: Command {
-    static let file = Positional("file", help: "An OPML file, as exported by podcast apps.")
+    static let file = Positional(
+        "file", help: "An OPML file, AntennaPod's database export or gPodder's Database file.")
 
     static let spec = CommandSpec(
-        name: "import", abstract: "Subscribe to the feeds of an OPML file.",
+        name: "import",
+        abstract: "Subscribe to the feeds of an OPML file, or take in AntennaPod's or gPodder's library.",
         discussion: """
-            Feeds already subscribed are refreshed. A feed that fails is reported on its own line and \
-            the others go on; the exit code is then that of the failure.
+            OPML: feeds already subscribed are refreshed. A feed that fails is reported on its own line and \
+            the others go on; the exit code is then that of the failure. AntennaPod or gPodder: the feeds, \
+            episodes, played marks, positions, queue, favourites (as stars) and per-feed settings, from the \
+            file alone (no network; the next sync refreshes the feeds), in one transaction; nothing is \
+            deleted or overwritten. A file that is neither is exit 65, with nothing changed.
             """,
         positionals: [file])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let path = arguments[file]!
+        if ForeignLibrary.isSQLite(path) { return try importLibrary(path, in: context) }
         let read: [OPMLOutline]
         do {
             read = try OPML.outlines(contentsOf: path)
@@ -91,5 +98,27 @@ extension Import {
         case .notAFeed(let root): return "not an OPML subscription list (the document is <\(root)>)"
         default: return error.description(of: "the OPML file", readAs: "an OPML subscription list")
         }
+    }
+}
+
+extension Import {
+    /// Another app's library: read whole, then recorded in one transaction, then the settings.
+    static func importLibrary(_ path: String, in context: Context) throws {
+        let foreign: ForeignLibrary
+        do {
+            foreign = try ForeignLibrary.read(contentsOf: path)
+        } catch {
+            throw CommandFailure(description: "\(path): \(error)", exitCode: .badContent)
+        }
+        let config = try context.config()
+        let library = try context.library()
+        var (summary, recorded) = try LibraryImport(library: library, protection: config.protection).record(foreign)
+        if recorded.contains(where: { !$1.settings.isEmpty }) {
+            var (file, config) = try Configure.file(in: context)
+            summary.settings = LibraryImport.addSettings(
+                of: recorded, among: try library.subscriptions(), to: &file, config: config)
+            if summary.settings > 0 { try file.write() }
+        }
+        context.output.print("\(foreign.app.rawValue): \(summary.line)")
     }
 }
