@@ -74,13 +74,20 @@ import Testing
         let imported = try t.run(["import", export])
         #expect(imported.status == 0, "\(imported)")
         #expect(
-            imported.stdout == "AntennaPod: imported 1 feed, 2 episodes (1 played, 1 position), queue of 1, 1 starred\n"
+            imported.stdout
+                == "AntennaPod: imported 3 feeds, 2 episodes (1 played, 1 position), queue of 1, 1 starred, 2 feed settings\n"
         )
         let started = try t.show(try Self.id(of: "Alte Folge", in: t))
         #expect(started["position"] as? Int == 125)
         #expect(started["starred"] as? Bool == true)
         #expect(try t.run(["queue", "ls"]).stdout.contains("Alte Folge"))
         #expect(try t.show(try Self.id(of: "Gehört", in: t))["played"] as? Bool == true)
+        // Two feeds of one title: each setting in a section that names its feed alone.
+        let feeds =
+            try JSONSerialization.jsonObject(with: try t.run(["feeds", "--json"]).stdoutData) as! [[String: Any]]
+        let twins = feeds.filter { $0["title"] as? String == "Zwilling" }.compactMap { $0["id"] as? Int }
+        #expect(twins.count == 2)
+        for id in twins { #expect(try t.run(["config", "get", "download", "--feed", "\(id)"]).stdout == "none\n") }
     }
 
     // MARK: - gPodder
@@ -255,7 +262,8 @@ import Testing
             has_embedded_picture INTEGER DEFAULT -1, last_played_time INTEGER DEFAULT 0);
         CREATE TABLE Queue(id INTEGER PRIMARY KEY, feeditem INTEGER, feed INTEGER);
         CREATE TABLE Favorites(id INTEGER PRIMARY KEY, feeditem INTEGER, feed INTEGER);
-        INSERT INTO Feeds (id, title, download_url, auto_download) VALUES (1, 'Alte Sendung', 'http://example.de/rss', 1);
+        INSERT INTO Feeds (id, title, download_url, auto_download) VALUES (1, 'Alte Sendung', 'http://example.de/rss', 1),
+            (2, 'Zwilling', 'http://example.de/z1', 0), (3, 'Zwilling', 'http://example.de/z2', 0);
         INSERT INTO FeedItems (id, title, pubDate, read, feed, item_identifier) VALUES
             (1, 'Alte Folge', 1500000000000, 0, 1, 'a1'), (2, 'Gehört', 1400000000000, 1, 1, 'a2');
         INSERT INTO FeedMedia (duration, download_url, position, feeditem, last_played_time) VALUES

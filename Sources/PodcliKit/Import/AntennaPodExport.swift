@@ -65,9 +65,7 @@ struct AntennaPodExport {
     private static func settings(of row: Row, into feed: inout ImportedFeed, skipped: inout ForeignLibrary.Skipped) {
         if let speed = row.double(12), speed > 0, speed != globalSpeed {
             // podcli's steps are 0.05; a speed outside 0.5-3.0 is not taken (counted).
-            let hundredths = Int((speed * 20).rounded()) * 5
-            let tail = hundredths % 100
-            feed.add(.speed, "\(hundredths / 100).\(tail < 10 ? "0" : "")\(tail)", skipped: &skipped)
+            feed.add(.speed, ConfigValue.number((speed * 20).rounded() / 20), skipped: &skipped)
         }
         if let intro = row.int(13), intro > 0 { feed.add(.skipIntro, "\(intro)", skipped: &skipped) }
         if let ending = row.int(14), ending > 0 { feed.add(.skipOutro, "\(ending)", skipped: &skipped) }

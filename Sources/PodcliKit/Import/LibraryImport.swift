@@ -104,13 +104,17 @@ public struct LibraryImport {
 
 extension LibraryImport {
     /// Writes each feed's settings into `file` where no section of the feed gives them already.
+    /// A new section is named by the feed's title, or its number when the title names another
+    /// feed too (two feeds of one title).
     /// - Returns: how many were written (the caller writes the file when any was).
     public static func addSettings(
         of recorded: [(Feed, ImportedFeed)], among feeds: [Feed], to file: inout ConfigFile, config: Config
     ) -> Int {
+        let names = SectionNames(feeds)
         var written = 0
-        for (feed, imported) in recorded {
-            let target = ConfigFile.Target(for: feed, among: feeds)
+        for (feed, imported) in recorded where !imported.settings.isEmpty {
+            let name = names.feedID(named: feed.title) == feed.id ? feed.title : "\(feed.id)"
+            let target = ConfigFile.Target(name: name) { names.feedID(named: $0) == feed.id }
             let given = Set(
                 config.feedSections.filter { target.isNamed($0.name) }.flatMap { $0.assignments.map(\.setting) })
             for (setting, value) in imported.settings where !given.contains(setting) {
@@ -119,6 +123,22 @@ extension LibraryImport {
             }
         }
         return written
+    }
+
+    /// The feed each section name means, by `FeedReference`'s rule, looked up once a name: an
+    /// import of hundreds of feeds asks for every section with every setting it adds.
+    private final class SectionNames {
+        let feeds: [Feed]
+        var found: [String: Int?] = [:]
+
+        init(_ feeds: [Feed]) { self.feeds = feeds }
+
+        func feedID(named name: String) -> Int? {
+            if let known = found[name] { return known }
+            let id = (try? FeedReference.match(name, in: feeds))?.id
+            found[name] = id
+            return id
+        }
     }
 }
 
