@@ -42,6 +42,10 @@ import Testing
         #expect(started["position"] as? Int == 61)
         #expect(started["starred"] as? Bool == true)
         #expect(started["played"] as? Bool == false)
+        // When AntennaPod last played each (its last_played_time), not when podcli imported it.
+        #expect(
+            try Self.query(t.home.path + "/podcli.db", "SELECT group_concat(updated_at) FROM playback_state ORDER BY 1")
+                .split(separator: ",").sorted() == ["1700000500", "1700100500"])
         // The queue in AntennaPod's order (its ids), not the episodes'.
         let queue = try t.run(["queue", "ls"]).stdout.split(separator: "\n").dropFirst().prefix(2)
         #expect(queue.first?.contains("Épisode deux") == true && queue.last?.contains("Épisode un") == true, "\(queue)")
