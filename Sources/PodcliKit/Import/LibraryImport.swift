@@ -36,7 +36,7 @@ public struct LibraryImport {
         var summary = Summary()
         summary.skipped = foreign.skipped
         var recorded: [(Feed, ImportedFeed)] = []
-        try library.database.inTransaction {
+        try library.database.inTransaction { () throws(StoreError) in
             for imported in foreign.feeds {
                 if let feed = try library.feed(url: imported.url) {
                     recorded.append((feed, imported))
@@ -56,7 +56,7 @@ public struct LibraryImport {
     }
 
     /// Played marks, positions, stars and the queue, on the episodes each imported one is.
-    private func recordListening(_ recorded: [(Feed, ImportedFeed)], into summary: inout Summary) throws {
+    private func recordListening(_ recorded: [(Feed, ImportedFeed)], into summary: inout Summary) throws(StoreError) {
         let feedIDs = Set(recorded.map(\.0.id))
         var byGUID: [Int: [String: Episode]] = [:]
         var byURL: [Int: [String: Episode]] = [:]
@@ -87,7 +87,7 @@ public struct LibraryImport {
 
     /// The app's state, unless podcli's own says more: a position only on an episode never
     /// played here, played on one not played here.
-    private func recordPlayback(_ item: ImportedEpisode, of episode: Episode, into summary: inout Summary) throws {
+    private func recordPlayback(_ item: ImportedEpisode, of episode: Episode, into summary: inout Summary) throws(StoreError) {
         guard item.state != .start else { return }
         let local = try library.playbackState(of: episode)
         if item.state.played {
