@@ -142,7 +142,9 @@ public final class ALSAOutput: AudioOutput {
         var room = 0
         // Twice at most: a write that finds the device run dry recovers it and writes again.
         for _ in 0..<2 where written < frames {
-            room = try roomUnderFill(suspended: &suspended)
+            // Within a refill, what was left of the room is still there (the device only plays):
+            // the sound server is not asked again.
+            room = refilling && roomLeft > 0 ? roomLeft : try roomUnderFill(suspended: &suspended)
             // Each write wakes the device (and a sound server's thread): once a refill's worth
             // fits, it is filled to the top, over as many writes as that takes, and then left
             // until a refill's worth fits again.
@@ -158,17 +160,31 @@ public final class ALSAOutput: AudioOutput {
                 break
             }
             if result == -EAGAIN { room = 0; break }
-            if result < 0 { suspended = try recover(from: Int32(result), during: "writing") || suspended }
+            if result < 0 {
+                roomLeft = 0
+                suspended = try recover(from: Int32(result), during: "writing") || suspended
+            }
         }
+        roomLeft = max(0, room)
         if room <= 0 { refilling = false }
         return WriteResult(frames: written, suspended: suspended, readyIn: written == frames ? 0 : secondsUntilRefill(room))
+    }
+
+    public func room() throws(OutputError) -> DeviceRoom {
+        var suspended = false
+        if !(refilling && roomLeft > 0) {
+            let room = try roomUnderFill(suspended: &suspended)
+            if room >= refillFrames { refilling = true }
+            roomLeft = max(0, room)
+        }
+        return refilling && roomLeft > 0 ? DeviceRoom(frames: roomLeft) : DeviceRoom(frames: 0, readyIn: secondsUntilRefill(roomLeft))
     }
 
     /// How long the device takes to play enough that a refill fits, when `room` fits now: a
     /// running device plays at its rate. One that has not started yet (a sound server opening
     /// its stream) is looked at again a quarter period later.
     private func secondsUntilRefill(_ room: Int) -> Double {
-        guard snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING else {
+        guard running else {
             return Double(max(1, periodFrames / 4)) / Double(format.sampleRate)
         }
         return max(0.001, Double(refillFrames - max(0, room)) / Double(format.sampleRate))
@@ -180,14 +196,20 @@ public final class ALSAOutput: AudioOutput {
     /// never holding less than the fill less this (45 ms at the start; a busy machine's late
     /// wake-up within that is not heard).
     public static let refillMicroseconds = 25_000
-    /// Filling to the top: a refill's worth fitted, and the fill has not been reached since.
+    /// Filling to the top: a refill's worth fitted, and the fill has not been reached since; and
+    /// the room left when last written.
     private var refilling = false
+    private var roomLeft = 0
+    /// The device was running when last asked.
+    private var running = false
 
     /// Frames `write` may add now: up to `fillFrames` unheard. A running device found with
     /// (nearly) nothing left, or playing nothing for two periods, has run dry: the fill becomes
     /// the whole buffer before it is refilled.
     private func roomUnderFill(suspended: inout Bool) throws(OutputError) -> Int {
-        switch snd_pcm_state(pcm) {
+        let state = snd_pcm_state(pcm)
+        running = state == SND_PCM_STATE_RUNNING
+        switch state {
         case SND_PCM_STATE_RUNNING: break
         // Not started: all that was written is still to play. (PulseAudio's plugin, asked for
         // its delay before a new stream has started, can wait for a timing report that never
@@ -268,6 +290,7 @@ public final class ALSAOutput: AudioOutput {
     private func restartCounting() {
         framesWritten = 0
         refilling = false
+        roomLeft = 0
         lastProgress = nil
     }
 

@@ -16,6 +16,9 @@ public protocol AudioOutput: AnyObject {
     /// The device's name, as the user would give it to `--device`.
     var deviceName: String { get }
     func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> WriteResult
+    /// What a write would take now, so no more is made than the device takes (what waits
+    /// unwritten was made at the old speed and volume).
+    func room() throws(OutputError) -> DeviceRoom
     func pause() throws(OutputError) -> PauseEffect
     func resume() throws(OutputError)
     func discard()
@@ -36,6 +39,19 @@ public struct WriteResult: Equatable, Sendable {
     public init(frames: Int, suspended: Bool = false, readyIn: Double = 0) {
         self.frames = frames
         self.suspended = suspended
+        self.readyIn = readyIn
+    }
+}
+
+/// What `AudioOutput.room` found.
+public struct DeviceRoom: Equatable, Sendable {
+    /// Frames a write would take now (0: none yet).
+    public var frames: Int
+    /// With none, seconds until there will be.
+    public var readyIn: Double
+
+    public init(frames: Int, readyIn: Double = 0) {
+        self.frames = frames
         self.readyIn = readyIn
     }
 }

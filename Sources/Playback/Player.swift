@@ -53,10 +53,10 @@ public final class Player {
     /// When to try a busy device again, and the delay after that (doubling up to a cap).
     private var busyRetry: (at: DispatchTime, delay: Double)?
 
-    /// Media frames decoded at a time at 1×, and as many more as the speed plays in the same
-    /// time (so the device is written as often at any speed): about 23 ms of sound at 44.1 kHz,
-    /// the most of what the filters made at the old speed or volume that can wait unwritten.
-    static let chunkFrames = 1024
+    /// The most media frames decoded at a time at 1×, and as many more as the speed plays in the
+    /// same time: about 46 ms of sound at 44.1 kHz. Never more than the device takes now (at the
+    /// speed), so what waits unwritten, made at the old speed or volume, stays a few frames.
+    static let chunkFrames = 2048
     /// Seconds of media between periodic reports while playing (redraws, position saves): at 3×
     /// a report comes every 1/12 s, so a save counted in media time is never late.
     static let reportInterval = 0.25
@@ -121,7 +121,7 @@ public final class Player {
                 engine.isPaused
                 ? waitWhilePaused
                 : decoder.isWaitingForData || waitsForSkippedChapterEnd
-                    ? 0.05 : sleepsAfterWritten ? 0.02 : pending == nil ? 0 : deviceReadyIn
+                    ? 0.05 : sleepsAfterWritten ? 0.02 : deviceReadyIn
             // In the order they came. Once one ends the episode, the rest are for what plays
             // next (`next` then `prev` must not become a `prev` of this episode, then `next`),
             // but a quit or a signal still makes the stop stronger.
@@ -178,7 +178,7 @@ public final class Player {
     /// anything new is decoded. Forgotten whenever the decoder is moved (a seek, a drop, a lost
     /// device): they are decoded again.
     private var pending: UnsafeRawBufferPointer?
-    /// Seconds until the device takes more of `pending`, as the last write said.
+    /// Seconds until the device takes more, as the last write or look at its room said.
     private var deviceReadyIn = 0.0
     /// Media frames decoded and filtered but not written yet: what `pending` carries the media
     /// further (with what the filters still hold, or gave out for).
@@ -190,8 +190,17 @@ public final class Player {
     private func feedOutput(from buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws {
         deviceReadyIn = 0
         if pending == nil {
-            guard !decoder.isWaitingForData, !sleepsAfterWritten, try openOutput(send) != nil else { return }
-            guard let filtered = try decode(into: buffer, send), !filtered.isEmpty else { return }
+            guard !decoder.isWaitingForData, !sleepsAfterWritten, let output = try openOutput(send) else { return }
+            var room = DeviceRoom(frames: 0)
+            guard try using(output, send, { output throws(OutputError) in room = try output.room() }) else {
+                return decodeAgain(from: clock.mediaFrameWritten)
+            }
+            guard room.frames > 0 else {
+                deviceReadyIn = room.readyIn
+                pending = nil
+                return
+            }
+            guard let filtered = try decode(into: buffer, atMost: room.frames, send), !filtered.isEmpty else { return }
             pending = UnsafeRawBufferPointer(filtered)
         }
         guard let chunk = pending, let output = try openOutput(send) else { return }
@@ -226,8 +235,9 @@ public final class Player {
 
     /// The next chunk, decoded into `buffer` and filtered; nil when there is none (the end, the
     /// limit, a bad frame skipped).
-    private func decode(into buffer: UnsafeMutableRawBufferPointer, _ send: (PlayerEvent?) -> Void) throws
-        -> UnsafeMutableRawBufferPointer?
+    private func decode(
+        into buffer: UnsafeMutableRawBufferPointer, atMost deviceFrames: Int, _ send: (PlayerEvent?) -> Void
+    ) throws -> UnsafeMutableRawBufferPointer?
     {
         // A skipped chapter is never decoded: decoding stops at its start and goes on past it.
         var skipAllows: Int?
@@ -247,7 +257,7 @@ public final class Player {
         guard toEnd > 0 else { return drainFilters(then: .endOfEpisode) }
         // What the filters hold is decoded too: it plays once they give it out (or drain).
         let frames = min(
-            Self.chunkFrames(at: engine.speed), limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia - filters.latency } ?? .max,
+            Self.chunkFrames(at: engine.speed), max(1, Int(Double(deviceFrames) * engine.speed)), limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia - filters.latency } ?? .max,
             skipAllows ?? .max, toEnd)
         guard frames > 0 else { return drainFilters(then: .limitReached) }
         let count: Int

@@ -44,6 +44,8 @@ struct PlayerTests {
             return result
         }
 
+        func room() throws(OutputError) -> DeviceRoom { try device.room() }
+
         func pause() throws(OutputError) -> PauseEffect {
             let effect = try device.pause()
             pauses.append(effect)
@@ -143,6 +145,14 @@ struct PlayerTests {
             return result
         }
 
+        func room() throws(OutputError) -> DeviceRoom {
+            guard writes < failAfterWrites, let device else {
+                device = nil
+                throw .deviceLost(name: deviceName, reason: "No such device")
+            }
+            return try device.room()
+        }
+
         func pause() throws(OutputError) -> PauseEffect { try device?.pause() ?? .held }
         func resume() throws(OutputError) { try device?.resume() }
         func discard() { device?.discard() }
@@ -202,6 +212,7 @@ struct PlayerTests {
                 result.suspended = result.suspended || writes == 5
                 return result
             }
+            func room() throws(OutputError) -> DeviceRoom { try device.room() }
             func pause() throws(OutputError) -> PauseEffect { try device.pause() }
             func resume() throws(OutputError) { try device.resume() }
             func discard() { device.discard() }
