@@ -138,7 +138,8 @@ public final class ALSAOutput: AudioOutput {
     public func write(_ pcm: UnsafeRawBufferPointer) throws(OutputError) -> WriteResult {
         let frames = pcm.count / format.bytesPerFrame
         var written = 0
-        var suspended = false
+        var suspended = suspendedUntold
+        suspendedUntold = false
         var room = 0
         // Twice at most: a write that finds the device run dry recovers it and writes again.
         for _ in 0..<2 where written < frames {
@@ -171,9 +172,9 @@ public final class ALSAOutput: AudioOutput {
     }
 
     public func room() throws(OutputError) -> DeviceRoom {
-        var suspended = false
         if !(refilling && roomLeft > 0) {
-            let room = try roomUnderFill(suspended: &suspended)
+            // A suspend found here is told by the next write, as one found by a write is.
+            let room = try roomUnderFill(suspended: &suspendedUntold)
             if room >= refillFrames { refilling = true }
             roomLeft = max(0, room)
         }
@@ -202,6 +203,8 @@ public final class ALSAOutput: AudioOutput {
     private var roomLeft = 0
     /// The device was running when last asked.
     private var running = false
+    /// The system suspended the device (resumed since), found while looking at its room.
+    private var suspendedUntold = false
 
     /// Frames `write` may add now: up to `fillFrames` unheard. A running device found with
     /// (nearly) nothing left, or playing nothing for two periods, has run dry: the fill becomes

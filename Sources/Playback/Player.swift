@@ -197,7 +197,6 @@ public final class Player {
             }
             guard room.frames > 0 else {
                 deviceReadyIn = room.readyIn
-                pending = nil
                 return
             }
             guard let filtered = try decode(into: buffer, atMost: room.frames, send), !filtered.isEmpty else { return }
