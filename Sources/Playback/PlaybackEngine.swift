@@ -307,12 +307,17 @@ public struct PlaybackEngine: Equatable, Sendable {
         case end
     }
 
-    /// Decoding is about to go on from `frame`.
-    public func decoding(from frame: Int, at timeline: Timeline) -> DecodingStep {
-        let rate = Double(timeline.sampleRate)
+    /// Decoding is about to go on from `frame`, at `sampleRate`. The timeline is asked for only
+    /// in a skipped chapter: what the device holds is a call into it, and this comes before every
+    /// chunk decoded.
+    public func decoding(from frame: Int, sampleRate: Int, at currentTimeline: @autoclosure () -> Timeline)
+        -> DecodingStep
+    {
+        let rate = Double(sampleRate)
         let seconds = Double(frame) / rate
         guard let landing = chapters.landing(seconds) else { return .end }
         if landing != seconds {
+            let timeline = currentTimeline()
             let target = Int((landing * rate).rounded())
             if timeline.isArriving, let arrived = timeline.seekableFrames, target > arrived { return .wait }
             return .skip(seek(from: timeline.position, to: timeline.frame(at: landing)))

@@ -70,7 +70,7 @@ public final class Player {
     public var deviceSampleRate: Int { outputFormat.sampleRate }
 
     /// The media frame the listener hears now.
-    public var position: Int { clock.position(deviceHolding: output?.unplayedFrames ?? 0) }
+    public var position: Int { clock.position(deviceHolding: deviceHolding) }
 
     /// - Parameters:
     ///   - engine: carries the volume over from the previous episode.
@@ -241,7 +241,7 @@ public final class Player {
         // A skipped chapter is never decoded: decoding stops at its start and goes on past it.
         var skipAllows: Int?
         waitsForSkippedChapterEnd = false
-        switch engine.decoding(from: decoder.position, at: timeline) {
+        switch engine.decoding(from: decoder.position, sampleRate: decoder.format.sampleRate, at: timeline) {
         case .decode(let atMost): skipAllows = atMost
         case .skip(let actions):
             for action in actions { try perform(action, send) }
@@ -388,24 +388,36 @@ public final class Player {
     }
 
     private var timeline: PlaybackEngine.Timeline {
-        PlaybackEngine.Timeline(
-            position: position, seekableFrames: decoder.seekableFrames, sampleRate: decoder.format.sampleRate,
-            listenedSeconds: listenedSeconds, isArriving: decoder.frameCount == nil)
+        let held = deviceHolding
+        return PlaybackEngine.Timeline(
+            position: clock.position(deviceHolding: held), seekableFrames: decoder.seekableFrames,
+            sampleRate: decoder.format.sampleRate, listenedSeconds: listenedSeconds(deviceHolding: held),
+            isArriving: decoder.frameCount == nil)
     }
 
     /// Seconds of sound the listener has heard from this player: device frames, whatever the speed.
-    public var listenedSeconds: Double { Double(listenedFrames) / Double(outputFormat.sampleRate) }
+    public var listenedSeconds: Double { listenedSeconds(deviceHolding: deviceHolding) }
+
+    private func listenedSeconds(deviceHolding held: Int) -> Double {
+        Double(max(0, clock.deviceFramesPlayed - held)) / Double(outputFormat.sampleRate)
+    }
+
+    /// What the device has been given and not played: a call into it (a sound server's lock), so
+    /// asked once for all that is worked out from it at one moment.
+    private var deviceHolding: Int { output?.unplayedFrames ?? 0 }
 
     /// The sleep timer's fade where this player's sound has got to (1: none), for the next episode.
     public var fadeLevel: Double { fade.level(at: clock.deviceFramesWritten) }
 
-    private var listenedFrames: Int { max(0, clock.deviceFramesPlayed - (output?.unplayedFrames ?? 0)) }
+    private var listenedFrames: Int { max(0, clock.deviceFramesPlayed - deviceHolding) }
 
     private func status(_ event: PlayerEvent?) -> PlayerStatus {
-        PlayerStatus(
+        let held = deviceHolding
+        let position = clock.position(deviceHolding: held)
+        return PlayerStatus(
             event: event, position: position, frameCount: decoder.frameCount, sampleRate: decoder.format.sampleRate,
             state: engine.state, volume: engine.volume, speed: engine.speed,
-            sleep: engine.sleepTimer(listened: listenedSeconds),
+            sleep: engine.sleepTimer(listened: listenedSeconds(deviceHolding: held)),
             chapter: engine.chapters.index(at: Double(position) / Double(decoder.format.sampleRate)))
     }
 

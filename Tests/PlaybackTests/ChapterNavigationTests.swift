@@ -75,25 +75,25 @@ import Testing
     @Test func decodingInASkippedChapterGoesOnPastItAndAllThatFollowIt() {
         let engine = Self.engine(skipping: [10, 20])
         // Heard at 9.8 s, decoding reaches 10 s: on from 30 s.
-        #expect(engine.decoding(from: 10_000, at: Self.at(9.8)) == .skip(Self.seek(9.8, 30)))
+        #expect(engine.decoding(from: 10_000, sampleRate: 1_000, at: Self.at(9.8)) == .skip(Self.seek(9.8, 30)))
         // `--from 15` lands inside one.
-        #expect(engine.decoding(from: 15_000, at: Self.at(15)) == .skip(Self.seek(15, 30)))
-        #expect(engine.decoding(from: 30_000, at: Self.at(29.8)) == .decode(atMost: nil))
+        #expect(engine.decoding(from: 15_000, sampleRate: 1_000, at: Self.at(15)) == .skip(Self.seek(15, 30)))
+        #expect(engine.decoding(from: 30_000, sampleRate: 1_000, at: Self.at(29.8)) == .decode(atMost: nil))
     }
 
     @Test func decodingStopsAtTheStartOfTheNextSkippedChapter() {
         let engine = Self.engine(skipping: [30])
-        #expect(engine.decoding(from: 28_000, at: Self.at(28)) == .decode(atMost: 2_000))
-        #expect(engine.decoding(from: 29_999, at: Self.at(29.8)) == .decode(atMost: 1))
-        #expect(Self.engine().decoding(from: 0, at: Self.at(0)) == .decode(atMost: nil))
+        #expect(engine.decoding(from: 28_000, sampleRate: 1_000, at: Self.at(28)) == .decode(atMost: 2_000))
+        #expect(engine.decoding(from: 29_999, sampleRate: 1_000, at: Self.at(29.8)) == .decode(atMost: 1))
+        #expect(Self.engine().decoding(from: 0, sampleRate: 1_000, at: Self.at(0)) == .decode(atMost: nil))
     }
 
     /// Past skipped chapters to the end is the end: of the file, or at once when no length is known.
     @Test func decodingIntoSkippedChaptersThatReachTheEndHasNothingMoreToPlay() {
         var engine = Self.engine(skipping: [30, 45])
-        #expect(engine.decoding(from: 30_000, at: Self.at(29.8)) == .skip(Self.seek(29.8, 60)))
+        #expect(engine.decoding(from: 30_000, sampleRate: 1_000, at: Self.at(29.8)) == .skip(Self.seek(29.8, 60)))
         engine.chapters = ChapterMarks([.init(start: 0, end: 30), .init(start: 30, end: nil, isSkipped: true)])
-        #expect(engine.decoding(from: 30_000, at: Self.at(29.8)) == .end)
+        #expect(engine.decoding(from: 30_000, sampleRate: 1_000, at: Self.at(29.8)) == .end)
     }
 
     /// A stream whose skipped chapter ends past what has arrived waits for it: seeking only as
@@ -101,9 +101,9 @@ import Testing
     @Test func aStreamWaitsForTheEndOfASkippedChapterToArrive() {
         let engine = Self.engine(skipping: [0])
         var arriving = PlaybackEngine.Timeline(position: 0, seekableFrames: 6_000, sampleRate: 1_000, isArriving: true)
-        #expect(engine.decoding(from: 0, at: arriving) == .wait)
+        #expect(engine.decoding(from: 0, sampleRate: 1_000, at: arriving) == .wait)
         arriving.seekableFrames = 12_000
-        #expect(engine.decoding(from: 0, at: arriving) == .skip(Self.seek(0, 10)))
+        #expect(engine.decoding(from: 0, sampleRate: 1_000, at: arriving) == .skip(Self.seek(0, 10)))
     }
 
     @Test func aChapterEndingBeforeTheNextStartsSkipsOnlyToItsEnd() {
@@ -111,7 +111,7 @@ import Testing
         engine.chapters = ChapterMarks([
             .init(start: 0, end: 10), .init(start: 10, end: 12, isSkipped: true), .init(start: 20, end: 30),
         ])
-        #expect(engine.decoding(from: 10_000, at: Self.at(10)) == .skip(Self.seek(10, 12)))
-        #expect(engine.decoding(from: 12_000, at: Self.at(12)) == .decode(atMost: nil))
+        #expect(engine.decoding(from: 10_000, sampleRate: 1_000, at: Self.at(10)) == .skip(Self.seek(10, 12)))
+        #expect(engine.decoding(from: 12_000, sampleRate: 1_000, at: Self.at(12)) == .decode(atMost: nil))
     }
 }
