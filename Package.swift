@@ -47,6 +47,8 @@ let package = Package(
         // What a file is from its bytes: the audio sniffer, container checks, embedded pictures and chapters.
         .target(name: "AudioFormats", dependencies: ["Chapters"]),
         .target(name: "Downloads", dependencies: ["AudioFormats", "CCurl", "CSystem", "Digest", "Strings", "Threads"]),
+        // The exchange with a gpodder.net-API sync server (mygpo API 2, or Nextcloud's gPodder Sync app).
+        .target(name: "GPodderSync", dependencies: ["Downloads", "Strings", "Threads"]),
         // An episode's chapters from every source, in one table.
         .target(name: "Chapters"),
         .target(name: "Feeds", dependencies: ["Chapters", "CXML", "CXMLShim", "Strings"]),
@@ -74,7 +76,7 @@ let package = Package(
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
         // temporary directories and the runner for the built podcli executable.
-        .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py", "notification_server.py", "gpodder_server.py"]),
+        .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py", "notification_server.py", "gpodder_server.py", "sync_dialect_server.py"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
@@ -82,6 +84,7 @@ let package = Package(
         .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest", "CSQLite"]),
         .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "Chapters", "TestSupport"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport", "Threads"]),
+        .testTarget(name: "GPodderSyncTests", dependencies: ["GPodderSync", "Downloads", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         .testTarget(name: "ChaptersTests", dependencies: ["Chapters"]),
         // CMPG123: libmpg123's own picture reader is the reference for the embedded pictures of the corpus.

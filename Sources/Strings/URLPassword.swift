@@ -43,6 +43,16 @@ public enum URLPassword {
         }
     }
 
+    /// `url` without its user name and password (`https://u:p@host/feed` → `https://host/feed`):
+    /// the URL as told to a sync server, which must never learn a feed's credentials. Text that
+    /// is not `scheme://...`, or has no `@` in its authority, is returned as it is.
+    public static func removingUserInfo(from url: String) -> String {
+        guard let schemeEnd = url.firstRange(of: "://") else { return url }
+        let authority = url[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
+        guard let at = authority.lastIndex(of: "@") else { return url }
+        return String(url[..<schemeEnd.upperBound]) + url[url.index(after: at)...]
+    }
+
     private static let colon = UInt8(ascii: ":")
     private static let slash = UInt8(ascii: "/")
     private static let at = UInt8(ascii: "@")

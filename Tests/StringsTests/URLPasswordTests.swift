@@ -25,4 +25,14 @@ import Testing
             #expect(URLPassword.hidden(in: text) == text)
         }
     }
+
+    /// What goes up to a sync server: the URL with no user name or password left in it.
+    @Test func userInfoIsRemovedFromTheAuthorityOnly() {
+        #expect(URLPassword.removingUserInfo(from: "https://u:p@host/feed") == "https://host/feed")
+        #expect(URLPassword.removingUserInfo(from: "http://u:a@b@host:8080/x?y=1") == "http://host:8080/x?y=1")
+        #expect(URLPassword.removingUserInfo(from: "http://user@host") == "http://host")
+        for kept in ["https://host/a@b", "https://host/feed?mail=me@example.com", "host/feed", "", "https://h#@x"] {
+            #expect(URLPassword.removingUserInfo(from: kept) == kept)
+        }
+    }
 }
