@@ -142,6 +142,22 @@ import Testing
         )
     }
 
+    /// mygpo links the devices, then fails to write its answer (500): what the server says next
+    /// decides, so the link holds and is not asked for again.
+    @Test func linkingThatMygpoAnswersWith500ButDidIsDone() throws {
+        let server = try SyncDialectServer(
+            actions: [],
+            devices: ["synchronized": [["desktop", "phone"]], "not-synchronized": ["podcli-laptop", "tv"]])
+        let laptop = syncServer(server, .gpodder)
+        try laptop.linkDevices()
+        try laptop.linkDevices()
+        let requests = try server.requests()
+        #expect(requests.map(\.method) == ["GET", "POST", "GET", "GET"])
+        #expect(
+            requests[1].body
+                == #"{"stop-synchronize": [], "synchronize": [["desktop", "phone", "podcli-laptop", "tv"]]}"#)
+    }
+
     /// A reply that is not the API's is one `SyncServerError` each, saying what it was.
     @Test func repliesThatAreNotTheAPIsAreOneErrorEach() throws {
         let server = try SyncDialectServer(actions: Self.actions(2))

@@ -28,16 +28,17 @@ public final class SyncDialectServer: Sendable {
 
     /// Starts a server holding `actions` (each an episode action in the API's shape plus "epoch",
     /// its time in Unix seconds) and `subscriptions` ({"add": [...], "remove": [...]}), answering
-    /// mygpo's pages of at most `pageSize` actions.
+    /// mygpo's pages of at most `pageSize` actions, and `devices` as its sync-devices answer.
     public init(
         actions: [[String: any Sendable]], subscriptions: [String: [String]] = ["add": [], "remove": []],
+        devices: [String: [any Sendable]] = ["synchronized": [], "not-synchronized": []],
         pageSize: Int = 1000, user: String = "alice", password: String = "correct horse battery"
     ) throws {
         self.user = user
         self.password = password
         directory = try TemporaryDirectory(prefix: "podcli-sync-dialect")
         let scenario: [String: Any] = [
-            "user": user, "password": password, "actions": actions, "subscriptions": subscriptions,
+            "user": user, "password": password, "actions": actions, "subscriptions": subscriptions, "devices": devices,
         ]
         let scenarioFile = try directory.write(
             try JSONSerialization.data(withJSONObject: scenario), to: "scenario.json")

@@ -5,7 +5,7 @@ source give them.
 
 Usage: python3 sync_dialect_server.py --scenario FILE --log FILE [--page-size N] [--no-stdin-watch]
 
-The scenario (JSON) holds "user", "password", "actions" (each an episode action in the API's
+The scenario (JSON) holds "user", "password", "devices" (a sync-devices answer), "actions" (each an episode action in the API's
 shape plus "epoch", its time in Unix seconds, which is not sent) and "subscriptions"
 ({"add": [...], "remove": [...]}). Every request is appended to the log as one JSON line
 ({"method", "path", "body"}, the body re-encoded with sorted keys) before it is answered.
@@ -14,6 +14,8 @@ shape plus "epoch", its time in Unix seconds, which is not sent) and "subscripti
   GET /api/2/episodes/USER.json?since=S answers the actions with epoch >= S (inclusive), oldest
   first, at most --page-size (MAX_EPISODE_ACTIONS, 1000), and as "timestamp" the last one's epoch
   (the time now when there is none). POST answers {"timestamp", "update_urls": []}.
+  GET /api/2/sync-devices/USER.json answers the scenario's devices; POST links the devices asked
+  for, then answers 500, as mygpo's sync.py does (its answer names a `user` it never defined).
 - Nextcloud gPodder Sync (README; EpisodeActionController, EpisodeActionMapper::findAll):
   GET /index.php/apps/gpoddersync/episode_action?since=S answers every action with epoch > S
   (exclusive) with its "id" and the action's name upper case as the README writes it, and the time
@@ -96,6 +98,16 @@ class Handler(BaseHTTPRequestHandler):
         def sent(action):
             return {k: v for k, v in action.items() if k != "epoch"}
 
+        if path == "/api/2/sync-devices/%s.json" % scenario["user"]:
+            devices = scenario["devices"]
+            if self.command == "POST":
+                for group in json.loads(raw)["synchronize"]:
+                    devices["synchronized"] = [g for g in devices["synchronized"] if not set(g) & set(group)]
+                    devices["synchronized"].append(sorted(group))
+                    devices["not-synchronized"] = [d for d in devices["not-synchronized"] if d not in group]
+                # mygpo (api/advanced/sync.py) links, then names an undefined `user` in its answer.
+                return self.reply(500, b"<h1>Server Error (500)</h1>", "text/html")
+            return self.reply(200, devices)
         if path == "/api/2/episodes/%s.json" % scenario["user"]:
             if self.command == "POST":
                 return self.reply(200, {"timestamp": now, "update_urls": []})
