@@ -164,8 +164,8 @@ public final class SyncServer {
 
     // MARK: The exchange
 
-    private var user: String { Self.pathComponent(account.credentials.user) }
-    private var device: String { Self.pathComponent(account.device) }
+    private var user: String { account.credentials.user.addingPercentEscapesToAllButUnreserved() }
+    private var device: String { account.device.addingPercentEscapesToAllButUnreserved() }
 
     private var base: String {
         var server = account.server
@@ -222,22 +222,5 @@ public final class SyncServer {
     private func unique(_ urls: [String]) -> [String] {
         var seen = Set<String>()
         return urls.filter { seen.insert($0).inserted }
-    }
-
-    /// `text` percent-encoded for a URL's path, all but RFC 3986's unreserved characters.
-    static func pathComponent(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF")
-                result += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0x0F)])"
-            }
-        }
-        return result
     }
 }

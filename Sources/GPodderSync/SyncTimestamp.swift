@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Times as gpodder.net-API servers write them. Going up: UTC `YYYY-MM-DDTHH:MM:SS`, the form
 /// mygpo documents and AntennaPod parses (`yyyy-MM-dd'T'HH:mm:ss`, UTC). Coming down, any ISO
 /// 8601 form a server or another client left: a `T` or a space, seconds or not, fractions
@@ -5,11 +7,14 @@
 public enum SyncTimestamp {
     /// `unix` (seconds since 1970, UTC) as `YYYY-MM-DDTHH:MM:SS`.
     public static func format(_ unix: Int) -> String {
-        let days = unix >= 0 ? unix / 86_400 : (unix - 86_399) / 86_400
-        let seconds = unix - days * 86_400
-        let (year, month, day) = civilDate(daysSinceEpoch: days)
-        return "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))T"
-            + "\(digits(seconds / 3600, 2)):\(digits(seconds / 60 % 60, 2)):\(digits(seconds % 60, 2))"
+        let parts = utc.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(unix)))
+        func digits(_ value: Int?, _ width: Int) -> String {
+            let text = String(value ?? 0)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(digits(parts.year, 4))-\(digits(parts.month, 2))-\(digits(parts.day, 2))T"
+            + "\(digits(parts.hour, 2)):\(digits(parts.minute, 2)):\(digits(parts.second, 2))"
     }
 
     /// The Unix seconds of an ISO 8601 date and time, or nil when `text` is not one.
@@ -17,8 +22,7 @@ public enum SyncTimestamp {
         var scanner = Scanner(Array(text.utf8))
         scanner.skipSpaces()
         guard let year = scanner.number(digits: 4), scanner.take("-"), let month = scanner.number(digits: 2),
-            scanner.take("-"), let day = scanner.number(digits: 2),
-            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+            scanner.take("-"), let day = scanner.number(digits: 2)
         else { return nil }
         var secondOfDay = 0
         var offset = 0
@@ -40,45 +44,20 @@ public enum SyncTimestamp {
         }
         scanner.skipSpaces()
         guard scanner.atEnd else { return nil }
-        return daysSinceEpoch(year: year, month: month, day: day) * 86_400 + secondOfDay - offset
+        // The calendar rolls 30 February over into March: a date that does not come back as it
+        // went in does not exist.
+        let date = DateComponents(year: year, month: month, day: day)
+        guard let midnight = utc.date(from: date),
+            utc.dateComponents([.year, .month, .day], from: midnight) == date
+        else { return nil }
+        return Int(midnight.timeIntervalSince1970) + secondOfDay - offset
     }
 
-    private static func digits(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-
-    private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    // Howard Hinnant's days_from_civil and civil_from_days (proleptic Gregorian calendar).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
-        let month = shifted < 10 ? shifted + 3 : shifted - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        return calendar
+    }()
 
     /// Reads a timestamp's bytes left to right.
     private struct Scanner {

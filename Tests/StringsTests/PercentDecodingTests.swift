@@ -11,3 +11,13 @@ import Testing
         #expect(text.removingPercentEscapes() == text.removingPercentEncoding)
     }
 }
+
+/// One URL segment or user name escaped: only the unreserved characters stay as they are.
+@Suite struct PercentEncodingTests {
+    @Test func allButUnreservedCharactersAreEscapedAndDecodeBack() {
+        #expect("podcli-laptop_1.x~".addingPercentEscapesToAllButUnreserved() == "podcli-laptop_1.x~")
+        #expect("a@b c/d:é".addingPercentEscapesToAllButUnreserved() == "a%40b%20c%2Fd%3A%C3%A9")
+        let text = "p:w@?#/ü"
+        #expect(text.addingPercentEscapesToAllButUnreserved().removingPercentEscapes() == text)
+    }
+}

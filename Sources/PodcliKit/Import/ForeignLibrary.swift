@@ -160,26 +160,10 @@ extension ImportedFeed {
         let hostStart = url.index(colon, offsetBy: 3)
         let authority = url[hostStart...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if authority.contains("@") { return url }
-        let userInfo = percentEncoded(user) + (password.map { ":" + percentEncoded($0) } ?? "")
+        let userInfo =
+            user.addingPercentEscapesToAllButUnreserved()
+            + (password.map { ":" + $0.addingPercentEscapesToAllButUnreserved() } ?? "")
         return String(url[..<hostStart]) + userInfo + "@" + url[hostStart...]
-    }
-
-    private static func percentEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let digits = Array("0123456789ABCDEF".unicodeScalars)
-                encoded.unicodeScalars.append("%")
-                encoded.unicodeScalars.append(digits[Int(byte >> 4)])
-                encoded.unicodeScalars.append(digits[Int(byte & 0x0F)])
-            }
-        }
-        return encoded
     }
 
     /// Adds `value` for `setting` when podcli takes it in a feed section; else counts it skipped.
