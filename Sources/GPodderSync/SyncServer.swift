@@ -112,7 +112,8 @@ public final class SyncServer {
     /// The Nextcloud app's `since` is exclusive and it sends everything in one reply, with its
     /// clock as the time (moved back by `clockOverlap`).
     public func episodeActions(since: Int) throws(SyncServerError) -> EpisodeActionChanges {
-        try episodeActions(since: since, pageSize: Self.actionsPageSize)
+        // The Nextcloud app answers with everything: a long answer is not a page.
+        try episodeActions(since: since, pageSize: account.dialect == .gpodder ? Self.actionsPageSize : Int.max)
     }
 
     /// `episodeActions(since:)` for a server whose pages hold `pageSize` actions.

@@ -142,6 +142,13 @@ import Testing
         )
     }
 
+    /// The Nextcloud app sends every action in one answer: 1,001 of them are not a page to follow.
+    @Test func nextcloudIsReadInOneRequest() throws {
+        let server = try SyncDialectServer(actions: Self.actions(1001))
+        #expect(try syncServer(server, .nextcloud).episodeActions(since: 0).actions.count == 1001)
+        #expect(try server.requests().count == 1)
+    }
+
     /// mygpo links the devices, then fails to write its answer (500): what the server says next
     /// decides, so the link holds and is not asked for again.
     @Test func linkingThatMygpoAnswersWith500ButDidIsDone() throws {
