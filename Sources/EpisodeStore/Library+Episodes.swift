@@ -178,6 +178,13 @@ extension Library {
         _ state: PlaybackState, of episode: Episode, silenceSkipped: Int = 0, at time: Int? = nil,
         in writer: borrowing Writer
     ) throws(StoreError) {
+        try setPlaybackState(state, ofEpisodeID: episode.id, silenceSkipped: silenceSkipped, at: time, in: writer)
+    }
+
+    func setPlaybackState(
+        _ state: PlaybackState, ofEpisodeID id: Int, silenceSkipped: Int = 0, at time: Int? = nil,
+        in writer: borrowing Writer
+    ) throws(StoreError) {
         try writer.run(
             """
             INSERT INTO playback_state (episode_id, position_ms, played, updated_at, silence_skipped_ms)
@@ -187,7 +194,7 @@ extension Library {
                 silence_skipped_ms = silence_skipped_ms + excluded.silence_skipped_ms
             """,
             [
-                SQLValue(episode.id), SQLValue(state.positionMilliseconds), SQLValue(state.played ? 1 : 0),
+                SQLValue(id), SQLValue(state.positionMilliseconds), SQLValue(state.played ? 1 : 0),
                 SQLValue(time ?? writer.now), SQLValue(max(0, silenceSkipped)),
             ])
     }

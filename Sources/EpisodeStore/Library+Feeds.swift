@@ -32,19 +32,24 @@ extension Library {
             try recordSubscription(true, url: url, in: writer)
             try update(feedID: feedID, metadata: metadata, in: writer)
             var summary = try merge(episodes, into: feedID, protection: protection, markNew: false, in: writer)
-            // The newest is new: by the feed's dates (a dateless item is not "newest" while dated ones
-            // exist), else the first in the document.
-            if let newest = try database.rows(
+            summary.newEpisodeIDs = try markNewestNew(of: feedID, in: writer)
+            return (try writtenFeed(id: feedID), summary)
+        }
+    }
+
+    /// A first read of a feed marks its newest episode new, not all: by the feed's dates (a
+    /// dateless item is not "newest" while dated ones exist), else the first in the document.
+    private func markNewestNew(of feedID: Int, in writer: borrowing Writer) throws(StoreError) -> [Int] {
+        guard
+            let newest = try database.rows(
                 """
                 SELECT id FROM episodes WHERE feed_id = ?
                 ORDER BY published_at IS NULL, published_at DESC, id ASC LIMIT 1
                 """, [SQLValue(feedID)]
-            ).first?.int(0) {
-                try writer.run("UPDATE episodes SET is_new = 1 WHERE id = ?", [.integer(newest)])
-                summary.newEpisodeIDs = [Int(newest)]
-            }
-            return (try writtenFeed(id: feedID), summary)
-        }
+            ).first?.int(0)
+        else { return [] }
+        try writer.run("UPDATE episodes SET is_new = 1 WHERE id = ?", [.integer(newest)])
+        return [Int(newest)]
     }
 
     /// The feed `id`, which the open transaction has just written.
@@ -72,6 +77,10 @@ extension Library {
         lastModified: String?, protection: Protection, in writer: borrowing Writer
     ) throws(StoreError) -> MergeSummary {
         let now = writer.now
+        // A feed subscribed on another device (`applyRemoteSubscriptions`) was never read: this
+        // is its first read, as a subscription's.
+        let neverRead = try database.rows("SELECT checked_at IS NULL FROM feeds WHERE id = ?", [SQLValue(feedID)])
+        let firstRead = neverRead.first?.int(0) == 1
         try writer.run(
             """
             UPDATE feeds SET url = ?, title = ?, etag = ?, last_modified = ?, checked_at = ?, changed_at = ?,
@@ -85,7 +94,9 @@ extension Library {
         // Another podcli may have unsubscribed while this one was fetching.
         guard writer.changes == 1 else { throw .feedNotFound("\(feedID)") }
         try update(feedID: feedID, metadata: metadata, in: writer)
-        return try merge(episodes, into: feedID, protection: protection, markNew: true, in: writer)
+        var summary = try merge(episodes, into: feedID, protection: protection, markNew: !firstRead, in: writer)
+        if firstRead { summary.newEpisodeIDs = try markNewestNew(of: feedID, in: writer) }
+        return summary
     }
 
     /// Records a refresh that brought no document: 304 (with the feed's new URL if it moved) or
@@ -168,6 +179,13 @@ extension Library {
     ///   podcli is downloading or playing; then nothing is changed.
     @discardableResult
     public func unsubscribe(_ feed: Feed, deleteFiles: Bool, keepBookmarks: Bool = false) throws(StoreError) -> Int {
+        try unsubscribe(feed, deleteFiles: deleteFiles, keepBookmarks: keepBookmarks, serverKnows: false)
+    }
+
+    /// `unsubscribe`; the outbox is told unless the server asked for it (`serverKnows`): no echo.
+    func unsubscribe(
+        _ feed: Feed, deleteFiles: Bool, keepBookmarks: Bool, serverKnows: Bool
+    ) throws(StoreError) -> Int {
         let episodes = try database.rows(
             "SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) WHERE feed_id = ?", [SQLValue(feed.id)]
         ).map(Episode.init)
@@ -188,7 +206,7 @@ extension Library {
                 }
             }
             try writer.run("DELETE FROM feeds WHERE id = ?", [SQLValue(feed.id)])
-            try self.recordSubscription(false, url: feed.url, in: writer)
+            if !serverKnows { try self.recordSubscription(false, url: feed.url, in: writer) }
         }
         guard deleteFiles else {
             try write(changeRows)

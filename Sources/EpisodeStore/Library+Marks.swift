@@ -50,6 +50,7 @@ extension Library {
                 case .unplayed where played || position != 0:
                     guard let episode = try episode(id: id) else { continue }
                     try setPlaybackState(.start, of: episode, in: writer)
+                    try recordEpisodeAction(.new, of: id, in: writer)
                 case .new where !isNew, .old where isNew:
                     try writer.run(
                         "UPDATE episodes SET is_new = ? WHERE id = ?", [SQLValue(mark == .new ? 1 : 0), SQLValue(id)])

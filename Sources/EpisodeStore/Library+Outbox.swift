@@ -1,13 +1,13 @@
-/// The outbox (schema 14): each change a gpodder.net-API sync server must learn, written in the
+/// The outbox (schemas 14 and 15): each change a gpodder.net-API sync server must learn, written in the
 /// transaction of the local change, read in order and deleted once the server took it.
 ///
 /// It is written whether or not a server is configured (one small row; the configuration is
 /// PodcliKit's), and kept small as it is written: a subscription change cancels a pending one of
 /// the same URL (subscribe then unsubscribe leaves the server as it was), and per episode the
-/// newest play replaces a pending older one, the newest download or delete a pending one of
-/// either. So it holds at most one entry per feed URL and two per episode URL however long no
-/// exchange runs. An episode of no feed (fetched by its URL) has no name on the server: none of
-/// its changes is written; nor is a mark unplayed, which the API has no action for.
+/// newest play or `new` (a mark unplayed) replaces a pending one of either, the newest download
+/// or delete a pending one of either. So it holds at most one entry per feed URL and two per
+/// episode URL however long no exchange runs. An episode of no feed (fetched by its URL) has no
+/// name on the server: none of its changes is written.
 extension Library {
     /// The changes still to send, oldest first; at most `limit` of them.
     public func outbox(limit: Int = 1_000) throws(StoreError) -> [OutboxEntry] {
@@ -35,11 +35,12 @@ extension Library {
             [.text(action), .text(url), SQLValue(writer.now)])
     }
 
-    /// Records `action` (play, download or delete) of the episode `episodeID` for the server,
-    /// replacing a pending one it makes out of date: a play an older play, a download or delete
-    /// an older download or delete.
+    /// Records `action` (play, new, download or delete) of the episode `episodeID` for the server,
+    /// replacing a pending one it makes out of date: a play or new an older play or new, a
+    /// download or delete an older download or delete. `time` is when it happened (now when nil).
     func recordEpisodeAction(
-        _ action: OutboxEntry.Action, of episodeID: Int, play: PlaySpan? = nil, in writer: borrowing Writer
+        _ action: OutboxEntry.Action, of episodeID: Int, play: PlaySpan? = nil, at time: Int? = nil,
+        in writer: borrowing Writer
     ) throws(StoreError) {
         guard
             let names = try writer.rows(
@@ -49,7 +50,7 @@ extension Library {
                 """, [SQLValue(episodeID)]
             ).first, let podcastURL = names.string(0), let episodeURL = names.string(1)
         else { return }
-        let replaced = action == .play ? "'play'" : "'download', 'delete'"
+        let replaced = action == .play || action == .new ? "'play', 'new'" : "'download', 'delete'"
         try writer.run(
             "DELETE FROM outbox WHERE episode_url = ? AND podcast_url = ? AND action IN (\(replaced))",
             [.text(episodeURL), .text(podcastURL)])
@@ -60,7 +61,7 @@ extension Library {
             """,
             [
                 .text(action.rawValue), .text(podcastURL), .text(episodeURL), SQLValue(names.string(2)),
-                SQLValue(writer.now), SQLValue(play?.started), SQLValue(play?.position), SQLValue(play?.total),
+                SQLValue(time ?? writer.now), SQLValue(play?.started), SQLValue(play?.position), SQLValue(play?.total),
             ])
     }
 }

@@ -1,8 +1,10 @@
-/// One change a gpodder.net-API sync server has yet to learn (the outbox, schema 14), named as
+/// One change a gpodder.net-API sync server has yet to learn (the outbox, schemas 14 and 15), named as
 /// the server names feeds and episodes.
 public struct OutboxEntry: Equatable, Sendable {
     public enum Action: String, Sendable, CaseIterable {
         case subscribe, unsubscribe, play, download, delete
+        /// Marked unplayed: heard from the start again (schema 15).
+        case new
     }
 
     /// The entry's place in the outbox: changes are sent in this order.
