@@ -80,8 +80,9 @@ let package = Package(
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
-        // CSQLite: a test holds locks with a bare connection, as another process would.
-        .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest", "CSQLite"]),
+        // CSQLite: a test holds locks with a bare connection, as another process would; Feeds: media keys
+        // as a feed's items and a sync server's actions get them (TrackingPrefix).
+        .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest", "CSQLite", "Feeds"]),
         .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "Chapters", "TestSupport"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport", "Threads"]),
         .testTarget(name: "GPodderSyncTests", dependencies: ["GPodderSync", "Downloads", "TestSupport"]),
