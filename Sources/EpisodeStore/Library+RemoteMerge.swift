@@ -34,6 +34,10 @@ extension Library {
                 newest[id] = action
             }
         }
+        // The outbox holds few episodes: only theirs are looked for.
+        let pending = Set(
+            try database.rows("SELECT podcast_url || char(10) || episode_url FROM outbox WHERE episode_url IS NOT NULL")
+                .compactMap { $0.string(0) })
         try write { writer throws(StoreError) in
             for (id, action) in newest.sorted(by: { $0.key < $1.key }) {
                 let episode = known.episodes[id]!
@@ -51,7 +55,8 @@ extension Library {
                         summary.positions += 1
                     }
                 }
-                guard let podcastURL = episode.podcastURL else { continue }
+                guard let podcastURL = episode.podcastURL, pending.contains(podcastURL + "\n" + episode.episodeURL)
+                else { continue }
                 try writer.run(
                     "DELETE FROM outbox WHERE episode_url = ? AND podcast_url = ? AND at < ?",
                     [.text(episode.episodeURL), .text(podcastURL), SQLValue(action.timestamp)])
