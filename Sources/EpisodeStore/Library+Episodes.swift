@@ -162,6 +162,35 @@ extension Library {
         try recordEpisodeAction(.play, of: episode.id, play: span, in: writer)
     }
 
+    /// Another app's played mark or position (an import), `lastPlayed` its time (Unix seconds; nil
+    /// when the app kept none), where podcli's own state says less: played on an episode not
+    /// played here, a position on one at the start; and, as a sync server's merge, only over a
+    /// state older than `lastPlayed` (none when the app kept no time), so an episode marked
+    /// unplayed here since the export is not marked played again. An imported played mark with a
+    /// time goes to the outbox with that time, a play to the end as `markPlayed`'s.
+    /// - Returns: whether it was recorded.
+    public func importPlayback(
+        _ state: PlaybackState, of episode: Episode, lastPlayed: Int?
+    ) throws(StoreError) -> Bool {
+        try write { writer throws(StoreError) in
+            let sql = "SELECT position_ms, played, updated_at FROM playback_state WHERE episode_id = ?"
+            if let local = try database.rows(sql, [SQLValue(episode.id)]).first {
+                let saysMore = state.played ? local.int(1) != 1 : local.int(0) == 0 && local.int(1) != 1
+                guard saysMore, let lastPlayed, lastPlayed > local.int(2) ?? 0 else { return false }
+            }
+            try setPlaybackState(state, of: episode, at: lastPlayed, in: writer)
+            guard state.played else { return true }
+            try writer.run("UPDATE episodes SET is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
+            if let lastPlayed {
+                let length = episode.durationMilliseconds.map { $0 / 1000 }
+                try recordEpisodeAction(
+                    .play, of: episode.id, play: PlaySpan(started: length, position: length, total: length),
+                    at: lastPlayed, in: writer)
+            }
+            return true
+        }
+    }
+
     /// Saves where the listener is, and adds `silenceSkipped` milliseconds to the time skip
     /// silence saved in the episode (what it left out since the last save), in the same statement.
     /// `time` (Unix seconds, now when nil) is when the listener was there: another app's, for an import.

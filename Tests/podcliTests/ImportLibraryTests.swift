@@ -68,6 +68,15 @@ import Testing
         #expect(try Self.dump(t) == library)
         #expect(try String(contentsOfFile: t.home.path + "/config", encoding: .utf8) == config)
         #expect(try Data(contentsOf: URL(fileURLWithPath: export)) == before)
+
+        // The sync server learns the played mark at AntennaPod's time (a play to the end), not the import's.
+        let outbox = "SELECT action, at, position, total FROM outbox WHERE episode_url IS NOT NULL"
+        #expect(try Self.query(t.home.path + "/podcli.db", outbox) == "play|1700000500|600|600")
+        // Marked unplayed here since: newer than the export, so the file does not mark it played again.
+        let first = try Self.id(of: "Épisode un", in: t)
+        #expect(try t.run(["mark", "unplayed", first]).status == 0)
+        #expect(try t.run(["import", export]).stdout.hasPrefix("AntennaPod: imported 0 feeds, 0 episodes (0 played,"))
+        #expect(try t.show(first)["played"] as? Bool == false)
     }
 
     @Test(.requires(Self.hasSQLite, "the sqlite3 CLI"))

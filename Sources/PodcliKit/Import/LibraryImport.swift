@@ -85,20 +85,11 @@ public struct LibraryImport {
         summary.queued = try library.enqueue(queued.sorted { $0.place < $1.place }.map(\.episode))
     }
 
-    /// The app's state, unless podcli's own says more: a position only on an episode never
-    /// played here, played on one not played here.
+    /// The app's state, unless podcli's own says more or is newer (`Library.importPlayback`).
     private func recordPlayback(_ item: ImportedEpisode, of episode: Episode, into summary: inout Summary) throws(StoreError) {
-        guard item.state != .start else { return }
-        let local = try library.playbackState(of: episode)
-        if item.state.played {
-            guard !local.played else { return }
-            try library.markPlayed(episode)
-            if let time = item.lastPlayed { try library.setPlaybackState(item.state, of: episode, at: time) }
-            summary.played += 1
-        } else if local == .start {
-            try library.setPlaybackState(item.state, of: episode, at: item.lastPlayed)
-            summary.positions += 1
-        }
+        guard item.state != .start, try library.importPlayback(item.state, of: episode, lastPlayed: item.lastPlayed)
+        else { return }
+        if item.state.played { summary.played += 1 } else { summary.positions += 1 }
     }
 }
 
