@@ -11,13 +11,14 @@ extension Library {
     /// older than its newest action is dropped: never upload what is older than seen (Nextcloud
     /// keeps the last action uploaded, whatever its time). Nothing is written to the outbox.
     ///
-    /// An action is matched by its guid (within its podcast when the podcast is subscribed: guids
-    /// are not unique across feeds; else when one episode has it), then by its media key, the
-    /// enclosure URL with tracking prefixes and scheme stripped (within the podcast likewise).
-    /// The library's episodes are read once, so 20,000 actions take one pass and no query each.
+    /// An action is matched by its guid within its podcast (guids are not unique across feeds),
+    /// then by its media key, the enclosure URL with tracking prefixes and scheme stripped; an
+    /// action of a podcast not subscribed here, among the episodes of no feed when one has that
+    /// guid or key, else by its exact enclosure URL. Only the feeds the actions name are read,
+    /// each once: 20,000 actions take one pass, and a few cost a few feeds in any library.
     public func mergeRemoteEpisodeActions(_ actions: [RemoteEpisodeAction]) throws(StoreError) -> RemoteMergeSummary {
         var summary = RemoteMergeSummary()
-        let known = try RemoteEpisodeIndex(self)
+        var known = try RemoteEpisodeIndex(self)
         var newest: [Int: RemoteEpisodeAction] = [:]
         for action in actions {
             switch action.kind {
@@ -25,7 +26,7 @@ extension Library {
             case .delete: summary.deletions += 1
             case .play where action.play?.position == nil: summary.unmatched += 1
             case .play, .new:
-                guard let id = known.episode(of: action) else {
+                guard let id = try known.episode(of: action) else {
                     summary.unmatched += 1
                     continue
                 }
@@ -79,7 +80,10 @@ extension Library {
     }
 }
 
-/// The library's episodes as a sync server's actions name them, read once for a merge.
+/// The library's episodes as a sync server's actions name them, read for a merge a feed at a
+/// time: only the feeds the actions name (by the feed index), so a merge costs what it touches,
+/// not the library's size. An action of a podcast not subscribed here is looked for among the
+/// episodes of no feed (read once) and by its exact enclosure URL (by that URL's index).
 private struct RemoteEpisodeIndex {
     struct Known {
         let feedID: Int?
@@ -91,49 +95,96 @@ private struct RemoteEpisodeIndex {
         let updatedAt: Int?
     }
 
+    private let library: Library
     private(set) var episodes: [Int: Known] = [:]
     private var feeds: [String: Int] = [:]
-    private var byFeedGUID: [String: Int] = [:]
-    private var byGUID: [String: [Int]] = [:]
-    private var byMediaKey: [String: [Int]] = [:]
+    /// The feeds read so far; nil stands for the episodes of no feed.
+    private var loaded: Set<Int?> = []
+    /// Within a feed (nil: of no feed), by guid and by media key; ambiguous keys of no feed are
+    /// kept as nil so they match nothing.
+    private var byGUID: [Key: Int?] = [:]
+    private var byMediaKey: [Key: Int?] = [:]
+
+    private struct Key: Hashable {
+        let feedID: Int?
+        let name: String
+    }
 
     init(_ library: Library) throws(StoreError) {
+        self.library = library
         for row in try library.database.rows("SELECT id, url FROM feeds") {
             feeds[FeedURLCredentials.stripped(row.string(1) ?? "")] = Int(row.int(0) ?? 0)
-        }
-        try library.database.forEachRow(
-            """
-            SELECT episodes.id, episodes.feed_id, episodes.guid, \(Library.mediaKey), episodes.source_url, feeds.url,
-                   playback.updated_at
-            FROM episodes LEFT JOIN feeds ON feeds.id = episodes.feed_id
-                LEFT JOIN playback_state AS playback ON playback.episode_id = episodes.id
-            """
-        ) { row in
-            let id = Int(row.int(0) ?? 0)
-            let feedID = row.int(1).map(Int.init)
-            episodes[id] = Known(
-                feedID: feedID, podcastURL: row.string(5), episodeURL: row.string(4) ?? "",
-                updatedAt: row.int(6).map(Int.init))
-            if let guid = row.string(2) {
-                if let feedID { byFeedGUID[Self.key(feedID, guid)] = id }
-                byGUID[guid, default: []].append(id)
-            }
-            if let mediaKey = row.string(3) { byMediaKey[mediaKey, default: []].append(id) }
-            return true
         }
     }
 
     /// The episode `action` is about: see `mergeRemoteEpisodeActions`.
-    func episode(of action: RemoteEpisodeAction) -> Int? {
+    mutating func episode(of action: RemoteEpisodeAction) throws(StoreError) -> Int? {
         let feedID = feeds[FeedURLCredentials.stripped(action.podcastURL)]
-        if let guid = action.guid {
-            if let feedID, let id = byFeedGUID[Self.key(feedID, guid)] { return id }
-            if feedID == nil, let ids = byGUID[guid], ids.count == 1 { return ids[0] }
-        }
-        guard let ids = byMediaKey[action.mediaKey] else { return nil }
-        if let feedID { return ids.first { episodes[$0]?.feedID == feedID } }
-        return ids.count == 1 ? ids[0] : nil
+        try load(feedID)
+        if let guid = action.guid, let id = byGUID[Key(feedID: feedID, name: guid)] ?? nil { return id }
+        if let id = byMediaKey[Key(feedID: feedID, name: action.mediaKey)] ?? nil { return id }
+        guard feedID == nil else { return nil }
+        // An enclosure of a feed subscribed under another URL.
+        return try exactEnclosure(action.episodeURL)
     }
 
-    private static func key(_ feedID: Int, _ guid: String) -> String { "\(feedID)\u{1}\(guid)" }
+    private static let columns = """
+        SELECT episodes.id, episodes.feed_id, episodes.guid, \(Library.mediaKey), episodes.source_url, feeds.url,
+               playback.updated_at
+        FROM episodes LEFT JOIN feeds ON feeds.id = episodes.feed_id
+            LEFT JOIN playback_state AS playback ON playback.episode_id = episodes.id
+        """
+
+    private mutating func load(_ feedID: Int?) throws(StoreError) {
+        guard loaded.insert(feedID).inserted else { return }
+        try read(Self.columns + " WHERE episodes.feed_id IS ?", [SQLValue(feedID)])
+    }
+
+    private mutating func exactEnclosure(_ url: String) throws(StoreError) -> Int? {
+        var found: [Int] = []
+        try library.database.forEachRow(
+            "SELECT id FROM episodes WHERE substr(source_url, -32) = substr(?1, -32) AND source_url = ?1 LIMIT 2",
+            [.text(url)]
+        ) { row in
+            found.append(Int(row.int(0) ?? 0))
+            return true
+        }
+        guard found.count == 1, let id = found.first else { return nil }
+        if episodes[id] == nil {
+            try read(Self.columns + " WHERE episodes.id = ?", [SQLValue(id)], indexing: false)
+        }
+        return id
+    }
+
+    private mutating func read(_ sql: String, _ values: [SQLValue], indexing: Bool = true) throws(StoreError) {
+        var rows: [(Int, Int?, String?, String?, Known)] = []
+        try library.database.forEachRow(sql, values) { row in
+            let id = Int(row.int(0) ?? 0)
+            let feedID = row.int(1).map(Int.init)
+            rows.append(
+                (
+                    id, feedID, row.string(2), row.string(3),
+                    Known(
+                        feedID: feedID, podcastURL: row.string(5), episodeURL: row.string(4) ?? "",
+                        updatedAt: row.int(6).map(Int.init))
+                ))
+            return true
+        }
+        for (id, feedID, guid, mediaKey, known) in rows {
+            episodes[id] = known
+            guard indexing else { continue }
+            if let guid { Self.note(id, as: Key(feedID: feedID, name: guid), in: &byGUID) }
+            if let mediaKey { Self.note(id, as: Key(feedID: feedID, name: mediaKey), in: &byMediaKey) }
+        }
+    }
+
+    /// Within a feed the first episode listed keeps a key (a feed's guids are its own); among
+    /// episodes of no feed a key two have matches neither.
+    private static func note(_ id: Int, as key: Key, in table: inout [Key: Int?]) {
+        if let held = table[key] {
+            if key.feedID == nil, held != id { table[key] = .some(nil) }
+        } else {
+            table[key] = id
+        }
+    }
 }
