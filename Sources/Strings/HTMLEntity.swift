@@ -7,7 +7,8 @@
 public enum HTMLEntity: Sendable {
     /// The character referred to at `start` (an `&`) and the index after the reference, or nil if
     /// no reference starts there.
-    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (scalar: Unicode.Scalar, end: Int)? {
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (scalar: Unicode.Scalar, end: Int)?
+    {
         var index = start + 1
         guard index < bytes.count else { return nil }
         if bytes[index] == UInt8(ascii: "#") {
@@ -48,9 +49,7 @@ public enum HTMLEntity: Sendable {
     }
 
     private static func scalar(forCodePoint value: UInt32) -> Unicode.Scalar {
-        if (0x80...0x9F).contains(value), let mapped = windows1252[Int(value - 0x80)] {
-            return mapped
-        }
+        if let mapped = Windows1252.replacement(forC1: value) { return mapped }
         if value == 0 { return "\u{FFFD}" }
         return Unicode.Scalar(value) ?? "\u{FFFD}"
     }
@@ -65,14 +64,6 @@ public enum HTMLEntity: Sendable {
     }
 
     private static let legacyWithoutSemicolon: Set<String> = ["amp", "lt", "gt", "quot", "nbsp", "copy", "reg"]
-
-    /// Windows-1252 for 0x80–0x9F; nil where it leaves a byte undefined (the code point stays).
-    private static let windows1252: [Unicode.Scalar?] = [
-        "\u{20AC}", nil, "\u{201A}", "\u{0192}", "\u{201E}", "\u{2026}", "\u{2020}", "\u{2021}",
-        "\u{02C6}", "\u{2030}", "\u{0160}", "\u{2039}", "\u{0152}", nil, "\u{017D}", nil,
-        nil, "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{2022}", "\u{2013}", "\u{2014}",
-        "\u{02DC}", "\u{2122}", "\u{0161}", "\u{203A}", "\u{0153}", nil, "\u{017E}", "\u{0178}",
-    ]
 
     /// Latin-1's names, in order from U+00A0.
     private static let latin1Names = [
