@@ -52,6 +52,8 @@ let package = Package(
         // An episode's chapters from every source, in one table.
         .target(name: "Chapters"),
         .target(name: "Feeds", dependencies: ["Chapters", "CXML", "CXMLShim", "Strings"]),
+        // An episode's transcript from the file a feed offers: JSON, WebVTT, SRT, HTML or plain text.
+        .target(name: "Transcripts", dependencies: ["Strings"]),
         .target(
             name: "Playback", dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA", "CSonic", "CEBUR128", "Threads"]),
         .target(name: "Terminal", dependencies: ["CSystem", "Strings"]),
@@ -88,6 +90,7 @@ let package = Package(
         .testTarget(name: "GPodderSyncTests", dependencies: ["GPodderSync", "Downloads", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         .testTarget(name: "ChaptersTests", dependencies: ["Chapters"]),
+        .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "TestSupport"]),
         // CMPG123: libmpg123's own picture reader is the reference for the embedded pictures of the corpus.
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "AudioFormats", "CMPG123", "TestSupport", "Threads"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
