@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "GPodderSyncTests", dependencies: ["GPodderSync", "Downloads", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         .testTarget(name: "ChaptersTests", dependencies: ["Chapters"]),
-        .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "TestSupport"]),
+        .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Strings", "TestSupport"]),
         // CMPG123: libmpg123's own picture reader is the reference for the embedded pictures of the corpus.
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "AudioFormats", "CMPG123", "TestSupport", "Threads"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),

@@ -1,6 +1,6 @@
 /// An episode's transcript: its cues in the order the file gives them, and the format it was read
 /// from (which says how much to trust its times: a `.text` transcript has none).
-public struct Transcript: Sendable, Equatable {
+public struct Transcript: Sendable, Equatable, Codable {
     public var cues: [TranscriptCue]
     public var format: TranscriptFormat
 

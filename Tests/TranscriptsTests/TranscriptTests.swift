@@ -1,3 +1,4 @@
+import Strings
 import Testing
 
 @testable import Transcripts
@@ -51,5 +52,62 @@ struct TranscriptTests {
         #expect(
             "\(TranscriptProblem(.webVTT, "it is empty"))" == "the WebVTT transcript cannot be read: it is empty")
         #expect("\(TranscriptProblem(.text, "it is empty"))" == "the plain text transcript cannot be read: it is empty")
+    }
+}
+
+/// Files broken at random, as a server or a disk might break them: whatever the bytes, a reader
+/// gives a transcript whose cues hold printable text and times in order, or a problem; never a crash.
+struct MutatedTranscriptTests {
+    static let samples: [String] = [
+        "WEBVTT\n\nNOTE x\n\nid\n00:01.000 --> 00:02.000 align:start\n<v.a Sam>Hi &amp; <i>bye</i><00:01.500>\n",
+        "1\r\n00:00:01,000 --> 00:00:02,000\r\nSarah: <b>Hi</b> {\\an8}there\r\n\r\n2\r\n00:00:02,000 --> 00:00:03,000\r\nYes\r\n",
+        #"{"segments": [{"speaker": "A", "startTime": 0.5, "endTime": 0.75, "body": "I"}, {"startTime": 1, "body": "am.\n"}]}"#,
+        "<cite>Kevin:</cite><time>0:00</time><p>We &lt;3 <b>it</b><!-- x --></p><p>Tom: Yes</p>",
+        "Kevin: Hello\nthere.\n\nAlban: Hi.\n",
+    ]
+
+    @Test func mutatedFilesGiveATranscriptOrAProblem() {
+        var random = SeededRandom(seed: 26)
+        let interesting = Array("<>&;:-.,{}\\/!\r\n 0v".utf8) + [0x00, 0x1B, 0x80, 0x9B, 0xC3, 0xE2, 0xFF]
+        var transcripts = 0
+        for sample in Self.samples {
+            for _ in 0..<200 {
+                var bytes = Array(sample.utf8)
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    let index = Int.random(in: 0..<bytes.count, using: &random)
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0: bytes[index] = interesting.randomElement(using: &random)!
+                    case 1: bytes.insert(interesting.randomElement(using: &random)!, at: index)
+                    case 2 where bytes.count > 1: bytes.remove(at: index)
+                    default: bytes.removeSubrange(index...)
+                    }
+                    if bytes.isEmpty { bytes = [0x0A] }
+                }
+                for format in TranscriptFormat.allCases {
+                    guard let read = try? Transcript(bytes, format: format) else { continue }
+                    transcripts += 1
+                    for cue in read.cues {
+                        let text = cue.text + (cue.speaker ?? "")
+                        #expect(!text.unicodeScalars.contains(where: PrintableText.isControl), "\(bytes)")
+                        #expect(!cue.text.isEmpty && cue.text == cue.text.trimmingWhitespace())
+                        if let start = cue.start, let end = cue.end { #expect(start <= end) }
+                    }
+                }
+            }
+        }
+        #expect(transcripts > 300)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failure comes back on every run.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
     }
 }
