@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "Transcripts", dependencies: ["Strings"]),
         .target(
             name: "Playback", dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA", "CSonic", "CEBUR128", "Threads"]),
+        // Podcast directories (the iTunes Search API, Podcast Index) and the podcast links that name a feed.
+        .target(name: "PodcastDirectory", dependencies: ["Digest", "Downloads", "Strings"]),
         .target(name: "Terminal", dependencies: ["CSystem", "Strings"]),
         .target(name: "AudioSession", dependencies: ["CSDBus", "CALSA", "Threads"]),
         .target(name: "RemoteControl", dependencies: ["CSystem", "CMPRIS", "Threads"]),
@@ -78,7 +80,7 @@ let package = Package(
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
         // temporary directories and the runner for the built podcli executable.
-        .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py", "notification_server.py", "gpodder_server.py", "sync_dialect_server.py"]),
+        .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py", "notification_server.py", "gpodder_server.py", "sync_dialect_server.py", "directory_server.py"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
@@ -89,6 +91,7 @@ let package = Package(
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport", "Threads"]),
         .testTarget(name: "GPodderSyncTests", dependencies: ["GPodderSync", "Downloads", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
+        .testTarget(name: "PodcastDirectoryTests", dependencies: ["PodcastDirectory", "Downloads", "TestSupport"]),
         .testTarget(name: "ChaptersTests", dependencies: ["Chapters"]),
         .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Strings", "TestSupport"]),
         // CMPG123: libmpg123's own picture reader is the reference for the embedded pictures of the corpus.

@@ -30,10 +30,7 @@ public final class SHA256 {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
-        return digest.prefix(Int(length)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return Hexadecimal.lowercase(digest.prefix(Int(length)))
     }
 
     /// The SHA-256 of the file at `path`, read in large blocks; nil with `errno` set when the file

@@ -126,8 +126,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Reason phrases for the statuses a podcast server is likely to send.
-enum HTTPStatus {
-    static func reason(_ status: Int) -> String {
+public enum HTTPStatus {
+    public static func reason(_ status: Int) -> String {
         switch status {
         case 304: return "Not Modified"
         case 400: return "Bad Request"
