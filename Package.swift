@@ -68,14 +68,14 @@ let package = Package(
         .target(
             name: "PodcliKit",
             dependencies: [
-                "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback", "Strings", "Terminal",
-                "AudioSession", "RemoteControl", "DesktopNotifications", "Threads", "CSystem",
+                "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback", "PodcastDirectory", "Strings",
+                "Terminal", "AudioSession", "RemoteControl", "DesktopNotifications", "Threads", "CSystem",
             ]),
         .executableTarget(
             name: "podcli",
             dependencies: [
                 "Arguments", "PodcliKit", "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback",
-                "Strings", "Terminal", "RemoteControl", "DesktopNotifications", "Artwork",
+                "PodcastDirectory", "Strings", "Terminal", "RemoteControl", "DesktopNotifications", "Artwork",
             ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,

@@ -59,6 +59,9 @@ final class Context {
     }
 
     func feedFetcher() -> FeedFetcher { FeedFetcher(policy: feedFetcherPolicy) }
+
+    /// A client for web APIs (the podcast directories) with the run's policy.
+    func apiClient() -> APIClient { APIClient(policy: runPolicy) }
 }
 
 /// Options every command accepts, before or after its name.

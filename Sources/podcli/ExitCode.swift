@@ -3,6 +3,7 @@ import Downloads
 import EpisodeStore
 import Feeds
 import Playback
+import PodcastDirectory
 import PodcliKit
 import RemoteControl
 
@@ -70,9 +71,20 @@ enum ExitCode: Int32, CaseIterable {
             case .socket: self = .storage
             }
         case is NotificationError: self = .unavailable
+        case let error as DirectoryError:
+            switch error {
+            case .exchange(_, .invalidURL): self = .usage
+            case .exchange, .declined, .refused: self = .unavailable
+            case .keyRefused: self = .usage
+            case .htmlPage, .unreadable, .inconsistentCount, .noFeed: self = .badContent
+            case .nothingFound, .unknownID: self = .notFound
+            }
         case let error as PodcliError:
             switch error {
             case .config, .notPerFeed, .unknownSetting, .invalidSetting, .noHome, .startPastTheEnd: self = .usage
+            case .secretCommand: self = .unavailable
+            case .noSearch, .noSuchResult: self = .notFound
+            case .searchNotKept: self = .storage
             case .configNotWritten, .syncLock, .outOfSpace, .notOwnFile: self = .storage
             case .servesAudio, .htmlPage: self = .badContent
             case .unreadableFeed(_, let feedError): self = ExitCode(for: feedError)

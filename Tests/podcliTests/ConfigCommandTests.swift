@@ -146,7 +146,7 @@ import Testing
         let keys = try t.run(["config", "list"]).stdout.split(separator: "\n").compactMap {
             $0.split(separator: " = ").first.map(String.init)
         }
-        #expect(keys.count == 21)
+        #expect(keys.count == 25)
         for key in keys { #expect(readme.contains("`\(key)`"), "\(key)") }
     }
 

@@ -12,6 +12,7 @@ public struct Config: Sendable {
     public var skipBack = 15.0
     public var skipForward = 30.0
     public var sync = SyncSettings()
+    public var directory = DirectorySettings()
     /// The per-feed settings' global values.
     public var policy = EpisodePolicy()
     public var feedSections: [FeedSection] = []

@@ -162,26 +162,9 @@ public struct ConfigFile {
     public func write() throws {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !directory.isEmpty { try PrivateDirectory.make(directory) }
-        var text = lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
-        let temporary = path + ".tmp"
-        // One a killed write left; unlink removes a link, never what it points to.
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw PodcliError.configNotWritten(path: path, errno: errno) }
-        // The umask can only take bits away from 0600: fchmod puts back any it took.
-        let written =
-            fchmod(descriptor, 0o600) == 0
-            && text.withUTF8 { Descriptor.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
-        let writeError = errno
-        close(descriptor)
-        guard written else {
-            unlink(temporary)
-            throw PodcliError.configNotWritten(path: path, errno: writeError)
-        }
-        guard rename(temporary, path) == 0 else {
-            let renameError = errno
-            unlink(temporary)
-            throw PodcliError.configNotWritten(path: path, errno: renameError)
+        let text = lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+        if let code = PrivateFile.write(Array(text.utf8), to: path) {
+            throw PodcliError.configNotWritten(path: path, errno: code)
         }
     }
 }

@@ -14,6 +14,15 @@ public enum ConfigValue {
         return count
     }
 
+    /// An http or https URL (a web API's base).
+    public static func webURL(_ text: String) throws(Problem) -> String {
+        let lowered = text.lowercased()
+        guard ["http://", "https://"].contains(where: { lowered.hasPrefix($0) && lowered.count > $0.count }),
+            !text.contains(where: \.isWhitespace)
+        else { throw Problem("an http or https URL") }
+        return text
+    }
+
     public static let units: [(suffix: Character, bytes: Int)] = [
         ("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30), ("T", 1 << 40),
     ]

@@ -22,6 +22,10 @@ public enum Setting: String, CaseIterable, Sendable {
     case loudness
     case skipIntro = "skip-intro"
     case skipOutro = "skip-outro"
+    case directoryURL = "directory-url"
+    case podcastIndexURL = "podcastindex-url"
+    case podcastIndexKey = "podcastindex-key"
+    case podcastIndexSecretCommand = "podcastindex-secret-command"
 
     /// May be given in a `[feed "NAME"]` section.
     public var isPerFeed: Bool {
@@ -57,6 +61,10 @@ public enum Setting: String, CaseIterable, Sendable {
         case .loudness: return "bring episodes to this loudness in LUFS, e.g. -16 (off: as published)"
         case .skipIntro: return "seconds an episode played from its beginning starts past (0: none)"
         case .skipOutro: return "seconds before its end an episode ends, marked played (0: none)"
+        case .directoryURL: return "where 'search' and Apple Podcasts links are looked up (the iTunes Search API)"
+        case .podcastIndexURL: return "Podcast Index's API"
+        case .podcastIndexKey: return "Podcast Index's API key: 'search' asks it too (none: only Apple)"
+        case .podcastIndexSecretCommand: return "a command printing Podcast Index's API secret as its first line"
         }
     }
 
@@ -85,6 +93,10 @@ public enum Setting: String, CaseIterable, Sendable {
         case .loudness: return policy.listening.loudness.description
         case .skipIntro: return "\(policy.listening.skipIntro)"
         case .skipOutro: return "\(policy.listening.skipOutro)"
+        case .directoryURL: return config.directory.url
+        case .podcastIndexURL: return config.directory.podcastIndexURL
+        case .podcastIndexKey: return config.directory.podcastIndexKey ?? "none"
+        case .podcastIndexSecretCommand: return config.directory.podcastIndexSecretCommand ?? "none"
         }
     }
 
@@ -112,6 +124,14 @@ public enum Setting: String, CaseIterable, Sendable {
             if let rate = config.sync.limitRate, rate < 1024 { throw .init("a rate of at least 1K (bytes per second)") }
         case .streamMaxSize: config.sync.streamMaxSize = try ConfigValue.size(value)
         case .streamMaxTime: config.sync.streamMaxTime = try ConfigValue.duration(value)
+        case .directoryURL: config.directory.url = try ConfigValue.webURL(value)
+        case .podcastIndexURL: config.directory.podcastIndexURL = try ConfigValue.webURL(value)
+        case .podcastIndexKey:
+            guard !value.isEmpty else { throw .init("an API key, or none") }
+            config.directory.podcastIndexKey = value == "none" ? nil : value
+        case .podcastIndexSecretCommand:
+            guard !value.isEmpty else { throw .init("a command, or none") }
+            config.directory.podcastIndexSecretCommand = value == "none" ? nil : value
         case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter, .speed, .skipSilence, .loudness, .skipIntro,
             .skipOutro:
             try apply(value, to: &config.policy)

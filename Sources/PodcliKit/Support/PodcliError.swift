@@ -23,6 +23,17 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
     case invalidSetting(setting: String, value: String, expected: String)
     /// Neither `--home`, `PODCLI_HOME` nor `HOME` says where the data goes.
     case noHome
+    /// A `*-secret-command` setting's command gave no secret (never says what it printed).
+    case secretCommand(setting: String, problem: String)
+
+    // MARK: Directories
+
+    /// `fetch --result N` with no search kept.
+    case noSearch
+    /// `fetch --result N` past the last search's results.
+    case noSuchResult(Int, count: Int, term: String)
+    /// The last search's results could not be kept.
+    case searchNotKept(path: String, errno: Int32)
 
     // MARK: Feeds
 
@@ -71,6 +82,12 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
         case .invalidSetting(let setting, let value, let expected):
             return "\(setting) must be \(expected), not '\(value)'"
         case .noHome: return "HOME is not set: give --home DIR or set PODCLI_HOME"
+        case .secretCommand(let setting, let problem): return "\(setting) gave no secret: \(problem)"
+        case .noSearch: return "no search to take a result of: 'podcli search WORDS' first"
+        case .noSuchResult(let number, let count, let term):
+            return "the search for '\(term)' found \(Formatting.count(count, "podcast")), not \(number)"
+        case .searchNotKept(let path, let code):
+            return "could not keep the results in \(path): \(String(cString: strerror(code)))"
         case .servesAudio(let url):
             return "\(url) serves audio, not a feed ('podcli fetch' downloads it as an episode)"
         case .htmlPage(let url):

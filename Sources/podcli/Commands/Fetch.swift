@@ -3,6 +3,7 @@ import Downloads
 import EpisodeStore
 import Feeds
 import FoundationEssentials
+import PodcastDirectory
 import PodcliKit
 import Strings
 
@@ -12,7 +13,11 @@ enum Fetch: Command {
     static let url = Positional(
         "url",
         help: "A feed URL (subscribe or refresh), an audio URL (download), a subscribed feed's name or number, "
-            + "or a listed episode's number or UUID prefix (download it) when no feed has it.")
+            + "or a listed episode's number or UUID prefix (download it) when no feed has it. An Apple Podcasts "
+            + "link, or an itpc://, pcast://, podcast:// or feed: URL, subscribes to the feed behind it.",
+        isOptional: true)
+    static let result = Option(
+        "result", valueName: "n", help: "Subscribe to result <n> of the last 'podcli search' (instead of <url>).")
     static let protection = Option(
         "protection", valueName: "class",
         help: "Who may read the files: private (owner only: 0700/0600) or open (0755/0644). "
@@ -34,10 +39,10 @@ enum Fetch: Command {
             renamed into place in the same transaction that records it. Run the same command again \
             after an interruption to resume where it stopped.
             """,
-        positionals: [url], options: [protection, title, download], flags: [json])
+        positionals: [url], options: [result, protection, title, download], flags: [json])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let url = arguments[url]!
+        let url = try reference(arguments, in: context)
         let chosenProtection = try arguments.value(protection, as: "private or open", Protection.init(rawValue:))
         let downloadCount = try arguments.value(download, as: "a number or 'all'", DownloadCount.init)
         let library = try context.library()
@@ -68,6 +73,26 @@ enum Fetch: Command {
         // The JSON tells the length and loudness measured.
         measuring.finish()
         try report(episode, library: library, arguments: arguments, output: output)
+    }
+
+    /// What to fetch: `<url>` as given, the feed behind a podcast link, or the feed of a result of
+    /// the last search (`--result`, an option, so a bare number keeps naming a feed or episode).
+    private static func reference(_ arguments: ParsedArguments, in context: Context) throws -> String {
+        let number = try arguments.value(result, as: "a result number (1, 2, ...)") {
+            Int($0).flatMap { $0 > 0 ? $0 : nil }
+        }
+        switch (arguments[url], number) {
+        case (nil, nil):
+            throw UsageError.missingArgument("<url>")
+        case (.some, .some):
+            throw UsageError.conflicting("give a URL or --result N, not both")
+        case (nil, let number?):
+            return try LastSearch.podcast(number, in: context.directories.get().state).feedURL
+        case (let text?, nil):
+            guard let link = PodcastLink.resolve(text) else { return text }
+            let finder = PodcastFinder(settings: try context.config().directory, client: context.apiClient())
+            return try finder.feedURL(for: link)
+        }
     }
 
     /// Downloads `episode` (or says it is downloaded already): the one way `fetch` and

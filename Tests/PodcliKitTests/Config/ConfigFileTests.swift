@@ -55,7 +55,9 @@ import Testing
             .hostConnections: "3", .diskBudget: "20G", .minFree: "1G", .limitRate: "500K", .streamMaxSize: "2G",
             .streamMaxTime: "90m", .download: "all", .keep: "3", .maxAge: "30", .maxSize: "200M",
             .deletePlayedAfter: "0", .speed: "1.75", .skipSilence: "medium", .loudness: "-16",
-            .skipIntro: "30", .skipOutro: "15",
+            .skipIntro: "30", .skipOutro: "15", .directoryURL: "http://127.0.0.1:8080/itunes",
+            .podcastIndexURL: "https://pi.example.com/api/1.0", .podcastIndexKey: "UXKCGDSYGUUEVQJSYDZH",
+            .podcastIndexSecretCommand: "pass show podcastindex | head -1",
         ]
         #expect(values.count == Setting.allCases.count)
         let c = try ConfigFixture()
