@@ -27,13 +27,12 @@ Control: /__requests: JSON [{"path", "headers": {lowercased name: value}}] of th
 import argparse
 import hashlib
 import json
-import sys
 import threading
 import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from fault_server import watch_stdin  # beside this script, on sys.path as its folder
+from fault_server import serve  # beside this script, on sys.path as its folder
 
 _lock = threading.Lock()
 _requests = []
@@ -140,11 +139,7 @@ def main():
     with open(args.catalogue, encoding="utf-8") as f:
         server.catalogue = json.load(f)
     server.key, server.secret = args.key, args.secret
-    sys.stdout.write("PORT %d\n" % server.server_address[1])
-    sys.stdout.flush()
-    if not args.no_stdin_watch:
-        threading.Thread(target=watch_stdin, daemon=True).start()
-    server.serve_forever(poll_interval=0.5)
+    serve(server, watch=not args.no_stdin_watch)
 
 
 if __name__ == "__main__":

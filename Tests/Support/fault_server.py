@@ -637,6 +637,15 @@ def watch_stdin():
     os._exit(0)
 
 
+def serve(server, watch=True):
+    """Prints "PORT <n>" for the test that started us, then serves until stdin ends (with `watch`)."""
+    sys.stdout.write("PORT %d\n" % server.server_address[1])
+    sys.stdout.flush()
+    if watch:
+        threading.Thread(target=watch_stdin, daemon=True).start()
+    server.serve_forever(poll_interval=0.5)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", required=True)
