@@ -70,6 +70,14 @@ import Testing
         let global = try t.run(["config", "set", "jobs", "3", "--feed", "Daily"])
         #expect(global.status == 64)
         #expect(global.stderr == "podcli: jobs is a setting for every feed, not one feed\n")
+        // A password never reaches the file, nor the line that refuses it.
+        let password = try t.run(["config", "set", "gpodder-server", "https://alice:hunter2@cloud.example/"])
+        #expect(password.status == 64)
+        #expect(
+            password.stderr
+                == "podcli: gpodder-server must be an http or https URL without a user or password in it, or none, "
+                + "not 'https://alice:***@cloud.example/'\n")
+        #expect(!FileManager.default.fileExists(atPath: t.home.path + "/config"))
         let unknown = try t.run(["config", "get", "colour"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr == "podcli: unknown setting 'colour' ('podcli config list' shows them all)\n")
@@ -146,7 +154,7 @@ import Testing
         let keys = try t.run(["config", "list"]).stdout.split(separator: "\n").compactMap {
             $0.split(separator: " = ").first.map(String.init)
         }
-        #expect(keys.count == 25)
+        #expect(keys.count == 32)
         for key in keys { #expect(readme.contains("`\(key)`"), "\(key)") }
     }
 

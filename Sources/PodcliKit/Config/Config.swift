@@ -13,6 +13,7 @@ public struct Config: Sendable {
     public var skipForward = 30.0
     public var sync = SyncSettings()
     public var directory = DirectorySettings()
+    public var remote = RemoteSettings()
     /// The per-feed settings' global values.
     public var policy = EpisodePolicy()
     public var feedSections: [FeedSection] = []

@@ -26,6 +26,13 @@ public enum Setting: String, CaseIterable, Sendable {
     case podcastIndexURL = "podcastindex-url"
     case podcastIndexKey = "podcastindex-key"
     case podcastIndexSecretCommand = "podcastindex-secret-command"
+    case gpodderServer = "gpodder-server"
+    case gpodderUser = "gpodder-user"
+    case gpodderPasswordCommand = "gpodder-password-command"
+    case gpodderDevice = "gpodder-device"
+    case gpodderAPI = "gpodder-api"
+    case gpodderLinkDevices = "gpodder-link-devices"
+    case gpodderUnsubscribeFiles = "gpodder-unsubscribe-files"
 
     /// May be given in a `[feed "NAME"]` section.
     public var isPerFeed: Bool {
@@ -65,6 +72,13 @@ public enum Setting: String, CaseIterable, Sendable {
         case .podcastIndexURL: return "Podcast Index's API"
         case .podcastIndexKey: return "Podcast Index's API key: 'search' asks it too (none: only Apple)"
         case .podcastIndexSecretCommand: return "a command printing Podcast Index's API secret as its first line"
+        case .gpodderServer: return "the gpodder.net-API server sync exchanges subscriptions and positions with"
+        case .gpodderUser: return "the user name on that server"
+        case .gpodderPasswordCommand: return "a shell command whose first line of output is the password"
+        case .gpodderDevice: return "this library's device id on the server (letters, digits, _ . -)"
+        case .gpodderAPI: return "the server's API: gpodder (gpodder.net, mygpo) or nextcloud (gPodder Sync)"
+        case .gpodderLinkDevices: return "share subscriptions with the account's other devices: on or off"
+        case .gpodderUnsubscribeFiles: return "an unsubscribe from the server keeps or deletes downloaded files"
         }
     }
 
@@ -97,6 +111,13 @@ public enum Setting: String, CaseIterable, Sendable {
         case .podcastIndexURL: return config.directory.podcastIndexURL
         case .podcastIndexKey: return config.directory.podcastIndexKey ?? "none"
         case .podcastIndexSecretCommand: return config.directory.podcastIndexSecretCommand ?? "none"
+        case .gpodderServer: return config.remote.server ?? "none"
+        case .gpodderUser: return config.remote.user ?? ""
+        case .gpodderPasswordCommand: return config.remote.passwordCommand ?? ""
+        case .gpodderDevice: return config.remote.deviceID
+        case .gpodderAPI: return config.remote.api.rawValue
+        case .gpodderLinkDevices: return config.remote.linkDevices ? "on" : "off"
+        case .gpodderUnsubscribeFiles: return config.remote.unsubscribeFiles.rawValue
         }
     }
 
@@ -135,6 +156,28 @@ public enum Setting: String, CaseIterable, Sendable {
         case .download, .keep, .maxAge, .maxSize, .deletePlayedAfter, .speed, .skipSilence, .loudness, .skipIntro,
             .skipOutro:
             try apply(value, to: &config.policy)
+        // An empty value is no setting: `config list` shows an unset one so.
+        case .gpodderServer:
+            guard value.isEmpty || value == "none" || RemoteSettings.isServerURL(value) else {
+                throw .init("an http or https URL without a user or password in it, or none")
+            }
+            config.remote.server = value.isEmpty || value == "none" ? nil : value
+        case .gpodderUser: config.remote.user = value.isEmpty ? nil : value
+        case .gpodderPasswordCommand: config.remote.passwordCommand = value.isEmpty ? nil : value
+        case .gpodderDevice:
+            guard value.isEmpty || RemoteSettings.isDeviceID(value) else {
+                throw .init("letters, digits, '_', '.' and '-'")
+            }
+            config.remote.device = value.isEmpty ? nil : value
+        case .gpodderAPI:
+            guard let api = RemoteSettings.API(rawValue: value) else { throw .init("gpodder or nextcloud") }
+            config.remote.api = api
+        case .gpodderLinkDevices:
+            guard value == "on" || value == "off" else { throw .init("on or off") }
+            config.remote.linkDevices = value == "on"
+        case .gpodderUnsubscribeFiles:
+            guard let files = RemoteSettings.UnsubscribeFiles(rawValue: value) else { throw .init("keep or delete") }
+            config.remote.unsubscribeFiles = files
         }
     }
 

@@ -27,6 +27,26 @@ import Testing
         ("[feed \"Daily\"]\nskip-silence = lots\n", 2, "skip-silence must be off, mild, medium or aggressive, not 'lots'"),
         ("loudness = loud\n", 1, "loudness must be a loudness from -40 to -5 (LUFS), or off, not 'loud'"),
         ("[feed \"Daily\"]\nkeep = 1\ndownload = some\n", 3, "download must be new, all or none, not 'some'"),
+        (
+            "gpodder-server = ftp://gpodder.net\n", 1,
+            "gpodder-server must be an http or https URL without a user or password in it, or none, not "
+                + "'ftp://gpodder.net'"
+        ),
+        (
+            "gpodder-server = https://alice@cloud.example\n", 1,
+            "gpodder-server must be an http or https URL without a user or password in it, or none, not "
+                + "'https://alice@cloud.example'"
+        ),
+        ("gpodder-device = my laptop\n", 1, "gpodder-device must be letters, digits, '_', '.' and '-', not 'my laptop'"),
+        ("gpodder-device = a/b\n", 1, "gpodder-device must be letters, digits, '_', '.' and '-', not 'a/b'"),
+        ("gpodder-api = owncloud\n", 1, "gpodder-api must be gpodder or nextcloud, not 'owncloud'"),
+        ("gpodder-link-devices = yes\n", 1, "gpodder-link-devices must be on or off, not 'yes'"),
+        ("gpodder-unsubscribe-files = remove\n", 1, "gpodder-unsubscribe-files must be keep or delete, not 'remove'"),
+        (
+            "[feed \"Daily\"]\ngpodder-user = alice\n", 2,
+            "gpodder-user must be a setting for every feed, not one feed (put it before any [feed] section), not "
+                + "'alice'"
+        ),
     ])
     func everyMistakeIsNamedByTheFileAndLine(text: String, line: Int, problem: String) throws {
         let c = try ConfigFixture()
@@ -47,6 +67,23 @@ import Testing
         #expect(config.sync == SyncSettings() && config.policy == EpisodePolicy())
         #expect(config.sync.jobs == 4 && config.sync.minFree == 512 << 20 && config.sync.diskBudget == nil)
         #expect(config.policy.download == .new && config.policy.keep == nil && config.feedSections.isEmpty)
+        #expect(config.remote == RemoteSettings() && config.remote.server == nil && config.remote.api == .gpodder)
+        #expect(config.remote.linkDevices && config.remote.unsubscribeFiles == .keep)
+    }
+
+    @Test func unsetGpodderSettingsReadAsNoneAndTheDeviceIsNamedAfterTheMachine() throws {
+        let c = try ConfigFixture()
+        let config = try c.read("gpodder-server = none\ngpodder-user =\n")
+        #expect(config.remote.server == nil && config.remote.user == nil && config.remote.passwordCommand == nil)
+        #expect(Setting.gpodderServer.value(in: config) == "none")
+        #expect(Setting.gpodderUser.value(in: config) == "" && Setting.gpodderPasswordCommand.value(in: config) == "")
+        let hostname = try String(contentsOfFile: "/proc/sys/kernel/hostname", encoding: .utf8)
+            .trimmingCharacters(in: .newlines)
+        #expect(Setting.gpodderDevice.value(in: config) == "podcli-" + hostname)
+        #expect(RemoteSettings.isDeviceID(config.remote.deviceID))
+        // What a device id cannot hold becomes '-'.
+        #expect(RemoteSettings.defaultDevice(hostname: "my box (2)") == "podcli-my-box--2-")
+        #expect(RemoteSettings.defaultDevice(hostname: "") == "podcli-")
     }
 
     @Test func everySettingIsReadAndWrittenBackAsTheFileGivesIt() throws {
@@ -57,7 +94,9 @@ import Testing
             .deletePlayedAfter: "0", .speed: "1.75", .skipSilence: "medium", .loudness: "-16",
             .skipIntro: "30", .skipOutro: "15", .directoryURL: "http://127.0.0.1:8080/itunes",
             .podcastIndexURL: "https://pi.example.com/api/1.0", .podcastIndexKey: "UXKCGDSYGUUEVQJSYDZH",
-            .podcastIndexSecretCommand: "pass show podcastindex | head -1",
+            .podcastIndexSecretCommand: "pass show podcastindex | head -1", .gpodderServer: "https://cloud.example/nextcloud",
+            .gpodderUser: "alice", .gpodderPasswordCommand: "pass show gpodder | head -n 1", .gpodderDevice: "küche_2.0-a",
+            .gpodderAPI: "nextcloud", .gpodderLinkDevices: "off", .gpodderUnsubscribeFiles: "delete",
         ]
         #expect(values.count == Setting.allCases.count)
         let c = try ConfigFixture()
