@@ -25,6 +25,8 @@ enum ExitCode: Int32, CaseIterable {
     /// Another podcli holds what is needed, or the player cannot answer now (suspended, stuck);
     /// try again later.
     case busy = 75
+    /// The sync server refused the user or password, or gpodder-password-command gave none.
+    case noPermission = 77
 
     /// The code for an error a command threw.
     init(for error: Error) {
@@ -81,8 +83,11 @@ enum ExitCode: Int32, CaseIterable {
             }
         case let error as PodcliError:
             switch error {
-            case .config, .notPerFeed, .unknownSetting, .invalidSetting, .noHome, .startPastTheEnd: self = .usage
+            case .config, .notPerFeed, .unknownSetting, .invalidSetting, .noHome, .startPastTheEnd, .remoteIncomplete,
+                .noPassword:
+                self = .usage
             case .secretCommand: self = .unavailable
+            case .passwordCommand: self = .noPermission
             case .noSearch, .noSuchResult: self = .notFound
             case .searchNotKept: self = .storage
             case .configNotWritten, .syncLock, .outOfSpace, .notOwnFile: self = .storage

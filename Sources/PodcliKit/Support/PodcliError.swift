@@ -56,6 +56,15 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
     /// user), not a regular file, or another user's.
     case notOwnFile(path: String, reason: String)
 
+    // MARK: The sync server
+
+    /// `gpodder-server` is set without `setting` (gpodder-user), which the exchange needs.
+    case remoteIncomplete(missing: String)
+    /// Neither `PODCLI_GPODDER_PASSWORD` nor `gpodder-password-command` gives a password.
+    case noPassword
+    /// `gpodder-password-command` gave no password: `problem` says why (never what it printed).
+    case passwordCommand(problem: String)
+
     // MARK: Playing
 
     /// The queue is empty and no episode was named.
@@ -99,6 +108,12 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
         case .syncLock(let path, let code): return "could not lock \(path): \(String(cString: strerror(code)))"
         case .outOfSpace(let reason): return reason
         case .notOwnFile(let path, let reason): return "cannot use \(path): \(reason); remove it (podcli makes it anew)"
+        case .remoteIncomplete(let missing):
+            return "gpodder-server is set but \(missing) is not ('podcli config set \(missing) VALUE')"
+        case .noPassword:
+            return "gpodder-server is set but no password is: set gpodder-password-command (a command printing it) "
+                + "or PODCLI_GPODDER_PASSWORD"
+        case .passwordCommand(let problem): return "gpodder-password-command \(problem)"
         case .emptyQueue:
             return "the queue is empty: play an episode with 'podcli play ID', or queue some with 'podcli queue add ID'"
         case .startPastTheEnd(let episode, let start, let length):
