@@ -28,25 +28,47 @@ public final class GPodderServer: Sendable {
 
     /// Starts a server whose one account is `user` with `password`. Throws if it does not print
     /// its port within `startupTimeout` seconds (FastAPI's imports take seconds on a loaded machine).
-    public init(user: String = "alice", password: String = "correct horse battery", startupTimeout: TimeInterval = 60)
-        throws
-    {
+    /// - Parameter holdingUpload: the number of the upload of episode actions the server holds
+    ///   unread and unanswered (`waitUntilHolding`), for a test that kills it meanwhile.
+    public convenience init(
+        user: String = "alice", password: String = "correct horse battery", holdingUpload: Int? = nil,
+        startupTimeout: TimeInterval = 60
+    ) throws {
         guard Self.isInstalled else {
             throw TestSupportError("no gpodder server: \(Self.python) is missing (run scripts/install-deps.sh)")
         }
+        try self.init(
+            user: user, password: password, directory: TemporaryDirectory(prefix: "podcli-gpodder-server"), port: nil,
+            holdingUpload: holdingUpload, startupTimeout: startupTimeout)
+    }
+
+    /// Starts a server again on `previous`'s database and port, once `previous` was stopped or
+    /// killed: what the server had taken is there, and a client finds it where it was.
+    public convenience init(continuing previous: GPodderServer, startupTimeout: TimeInterval = 60) throws {
+        try self.init(
+            user: previous.user, password: previous.password, directory: previous.directory, port: previous.port,
+            holdingUpload: nil, startupTimeout: startupTimeout)
+    }
+
+    private init(
+        user: String, password: String, directory: TemporaryDirectory, port: Int?, holdingUpload: Int?,
+        startupTimeout: TimeInterval
+    ) throws {
         self.user = user
         self.password = password
-        directory = try TemporaryDirectory(prefix: "podcli-gpodder-server")
+        self.directory = directory
         // The password goes in a file, not in the launcher's argv.
         let passwordFile = try directory.write(password + "\n", to: "password")
-        let arguments = [
+        var arguments = [
             Self.scriptURL.path, "--database", directory.appending("gpodder.sqlite").path, "--user", user,
             "--password-file", passwordFile.path,
         ]
+        if let port { arguments += ["--existing", "--port", "\(port)"] }
+        if let holdingUpload { arguments += ["--hold-upload", "\(holdingUpload)"] }
         process = try ServerProcess(
             "the gpodder server", executable: URL(fileURLWithPath: Self.python), arguments: arguments,
             workingDirectory: directory.url, startupTimeout: startupTimeout)
-        port = process.port
+        self.port = process.port
     }
 
     /// "http://127.0.0.1:PORT" + `path` (which starts with "/").
@@ -54,11 +76,30 @@ public final class GPodderServer: Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
+    /// The body of a GET of `path` as the account's user, read through the server's own API with
+    /// curl (the credentials on its stdin, not in its argv); throws unless the answer is 2xx.
+    public func get(_ path: String) throws -> Data {
+        let result = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/curl"), arguments: ["-sSf", "-K", "-", url(path)],
+            environment: ProcessInfo.processInfo.environment, stdin: Data("user = \"\(user):\(password)\"\n".utf8)
+        ).waitUntilExit(timeout: 30)
+        guard result.status == 0 else { throw TestSupportError("GET \(path): \(result)") }
+        return result.stdoutData
+    }
+
     /// What the server wrote to stderr so far (uvicorn's warnings and errors, a traceback).
     public var serverLog: String { process.log }
 
     /// Stops the server and waits for it.
     public func stop() { process.stop() }
+
+    /// Kills the server (SIGKILL: nothing it holds is answered or finished) and waits for it.
+    public func kill() { process.kill() }
+
+    /// Waits up to `timeout` seconds for the server to hold the upload `holdingUpload` named.
+    public func waitUntilHolding(timeout: TimeInterval = 60) -> Bool {
+        waitUntil(timeout: timeout, interval: 0.02) { self.serverLog.contains("HOLDING UPLOAD") }
+    }
 
     // Stopped before its directory goes.
     deinit { stop() }

@@ -82,5 +82,12 @@ final class ServerProcess: Sendable {
         _ = try? process.waitUntilExit(timeout: 5)
     }
 
+    /// Kills the server at once (SIGKILL) and waits for it.
+    func kill() {
+        stopped.withLock { $0 = true }
+        process.kill(signal: SIGKILL)
+        _ = try? process.waitUntilExit(timeout: 5)
+    }
+
     deinit { stop() }
 }
