@@ -69,13 +69,13 @@ let package = Package(
             name: "PodcliKit",
             dependencies: [
                 "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback", "PodcastDirectory", "Strings",
-                "Terminal", "AudioSession", "RemoteControl", "DesktopNotifications", "Threads", "CSystem",
+                "Terminal", "AudioSession", "RemoteControl", "DesktopNotifications", "Threads", "CSystem", "GPodderSync",
             ]),
         .executableTarget(
             name: "podcli",
             dependencies: [
                 "Arguments", "PodcliKit", "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback",
-                "PodcastDirectory", "Strings", "Terminal", "RemoteControl", "DesktopNotifications", "Artwork",
+                "PodcastDirectory", "Strings", "Terminal", "RemoteControl", "DesktopNotifications", "Artwork", "GPodderSync",
             ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,

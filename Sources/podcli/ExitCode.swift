@@ -2,6 +2,7 @@ import DesktopNotifications
 import Downloads
 import EpisodeStore
 import Feeds
+import GPodderSync
 import Playback
 import PodcastDirectory
 import PodcliKit
@@ -81,15 +82,21 @@ enum ExitCode: Int32, CaseIterable {
             case .htmlPage, .unreadable, .inconsistentCount, .noFeed: self = .badContent
             case .nothingFound, .unknownID: self = .notFound
             }
+        case let error as SyncServerError:
+            switch error {
+            case .api(.unauthorized): self = .noPermission
+            case .api(.replyTooLarge), .badReply: self = .badContent
+            case .api: self = .unavailable
+            }
         case let error as PodcliError:
             switch error {
             case .config, .notPerFeed, .unknownSetting, .invalidSetting, .noHome, .startPastTheEnd, .remoteIncomplete,
                 .noPassword:
                 self = .usage
             case .secretCommand: self = .unavailable
-            case .passwordCommand: self = .noPermission
             case .noSearch, .noSuchResult: self = .notFound
             case .searchNotKept: self = .storage
+            case .passwordCommand, .remoteRefused: self = .noPermission
             case .configNotWritten, .syncLock, .outOfSpace, .notOwnFile: self = .storage
             case .servesAudio, .htmlPage: self = .badContent
             case .unreadableFeed(_, let feedError): self = ExitCode(for: feedError)

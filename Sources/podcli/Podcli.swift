@@ -11,7 +11,7 @@ enum Podcli {
     static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        Fetch.self, Search.self, Download.self, Refresh.self, Sync.self, Feeds.self, List.self, Play.self, Queue.self, Status.self, Attach.self,
+        Fetch.self, Search.self, Download.self, Refresh.self, Sync.self, RemoteCommand.self, Feeds.self, List.self, Play.self, Queue.self, Status.self, Attach.self,
         PauseButton.self,
         ResumeButton.self, ToggleButton.self, StopButton.self, NextButton.self, PreviousButton.self,
         NextChapterButton.self, PreviousChapterButton.self, Seek.self, SeekTo.self, Volume.self, Speed.self, Sleep.self,

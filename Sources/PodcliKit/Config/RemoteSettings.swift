@@ -1,3 +1,5 @@
+import GPodderSync
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -5,14 +7,6 @@
 /// Where and as whom `sync` exchanges subscriptions and positions with a gpodder.net-API server
 /// (`gpodder-*` settings). No password: only the command that prints it (`PasswordSource`).
 public struct RemoteSettings: Equatable, Sendable {
-    /// Which endpoints the server speaks.
-    public enum API: String, CaseIterable, Sendable {
-        /// The mygpo API 2: gpodder.net, opodsync, gpodder-fastapi-router, ...
-        case gpodder
-        /// The Nextcloud app gPodder Sync's endpoints.
-        case nextcloud
-    }
-
     /// What a remote unsubscribe does with the feed's downloaded files.
     public enum UnsubscribeFiles: String, CaseIterable, Sendable {
         case keep, delete
@@ -25,7 +19,8 @@ public struct RemoteSettings: Equatable, Sendable {
     public var passwordCommand: String?
     /// The device id this library is on the server; nil: `podcli-<hostname>`.
     public var device: String?
-    public var api = API.gpodder
+    /// Which endpoints the server speaks.
+    public var api = SyncDialect.gpodder
     /// Whether the device is joined with the account's other devices (`sync-devices`).
     public var linkDevices = true
     public var unsubscribeFiles = UnsubscribeFiles.keep

@@ -1,4 +1,5 @@
 import EpisodeStore
+import GPodderSync
 import Playback
 
 /// A key of the configuration file: what it means, its default, how its value is read.
@@ -170,7 +171,7 @@ public enum Setting: String, CaseIterable, Sendable {
             }
             config.remote.device = value.isEmpty ? nil : value
         case .gpodderAPI:
-            guard let api = RemoteSettings.API(rawValue: value) else { throw .init("gpodder or nextcloud") }
+            guard let api = SyncDialect(rawValue: value) else { throw .init("gpodder or nextcloud") }
             config.remote.api = api
         case .gpodderLinkDevices:
             guard value == "on" || value == "off" else { throw .init("on or off") }

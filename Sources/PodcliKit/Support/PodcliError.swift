@@ -64,6 +64,8 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
     case noPassword
     /// `gpodder-password-command` gave no password: `problem` says why (never what it printed).
     case passwordCommand(problem: String)
+    /// The server refused `user` and the password (401, 403).
+    case remoteRefused(server: String, user: String)
 
     // MARK: Playing
 
@@ -114,6 +116,9 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
             return "gpodder-server is set but no password is: set gpodder-password-command (a command printing it) "
                 + "or PODCLI_GPODDER_PASSWORD"
         case .passwordCommand(let problem): return "gpodder-password-command \(problem)"
+        case .remoteRefused(let server, let user):
+            return "\(server) refused the user '\(user)' or its password: check gpodder-user and "
+                + "gpodder-password-command (or PODCLI_GPODDER_PASSWORD)"
         case .emptyQueue:
             return "the queue is empty: play an episode with 'podcli play ID', or queue some with 'podcli queue add ID'"
         case .startPastTheEnd(let episode, let start, let length):

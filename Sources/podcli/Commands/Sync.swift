@@ -3,6 +3,7 @@ import Dispatch
 import Downloads
 import EpisodeStore
 import FoundationEssentials
+import GPodderSync
 import PodcliKit
 
 /// `podcli sync`: what cron or a systemd timer runs: refresh every feed, apply retention,
@@ -14,6 +15,7 @@ enum Sync: Command {
         "limit-rate", valueName: "rate",
         help: "Bytes per second for all downloads together, e.g. 500K or 2M (config: limit-rate).")
     static let wait = Flag("wait", help: "Wait for a sync already running to finish, instead of exiting with 75.")
+    static let noRemote = Flag("no-remote", help: "Do not exchange with the sync server (gpodder-server) this time.")
 
     static let spec = CommandSpec(
         name: "sync", abstract: "Refresh every feed, delete what retention says, download what policy asks for.",
@@ -23,9 +25,11 @@ enum Sync: Command {
             and makes the exit code non-zero. With --quiet nothing is printed unless something failed. Each run \
             appends a summary to sync.log in $XDG_STATE_HOME/podcli (or the --home directory). When it \
             downloaded episodes and a notification server is on the session bus, one desktop notification \
-            lists them, with a Play action that starts the newest.
+            lists them, with a Play action that starts the newest. With gpodder-server set, it first exchanges \
+            subscriptions and positions with that server ('podcli remote status'); a server that cannot be \
+            reached leaves the rest of the sync to run, and sets the exit code (69, or 77 for a refused password).
             """,
-        options: [jobs, limitRate], flags: [wait])
+        options: [jobs, limitRate], flags: [wait, noRemote])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         var config = try context.config()
@@ -42,6 +46,7 @@ enum Sync: Command {
         let log = SyncLog(directory: try context.directories.get().state)
         try log.check()
         let started = DispatchTime.now().uptimeNanoseconds
+        let remote = arguments[noRemote] ? nil : exchange(config, library: library, in: context)
         let synchronizer = Synchronizer(
             libraryDirectory: library.directory, config: config, downloadPolicy: context.runPolicy,
             feedPolicy: context.feedFetcherPolicy, reporter: SyncProgress(output: context.output))
@@ -51,16 +56,15 @@ enum Sync: Command {
         // A result, not a diagnostic: `podcli sync > report` keeps it (--quiet leaves it out).
         context.output.print("Synced " + summary)
         log.append(
-            ["\(Formatting.time(Int(Date().timeIntervalSince1970))) sync: \(summary)"]
+            ["\(Formatting.time(Int(Date().timeIntervalSince1970))) sync: \(summary)"] + (remote?.logLines ?? [])
                 + report.failures.map { "  failed: \($0.line)" } + report.warnings.map { "  warning: \($0)" })
         NewEpisodesNotice.post(report.newestFirst, environment: context.environment, helpers: Helpers(context: context))
-        guard let first = report.failures.first else { return }
-        let code = exitCode(for: first.cause)
+        // The exchange failed first: its code is the run's.
+        let codes = (remote?.failure.map { [ExitCode(for: $0)] } ?? []) + report.failures.map { exitCode(for: $0.cause) }
+        guard let code = codes.first else { return }
         // One failure is told by its own line (a laptop with no network: one line in all).
-        guard report.failures.count > 1 else { throw AlreadyTold(exitCode: code) }
-        throw CommandFailure(
-            description: "sync: " + Formatting.count(report.failures.count, "failure") + " (see above)",
-            exitCode: code)
+        guard codes.count > 1 else { throw AlreadyTold(exitCode: code) }
+        throw CommandFailure(description: "sync: " + Formatting.count(codes.count, "failure") + " (see above)", exitCode: code)
     }
 
     /// Every URL sync fetches came from the library, never from its command line: one it cannot
@@ -68,5 +72,34 @@ enum Sync: Command {
     private static func exitCode(for cause: Error) -> ExitCode {
         if case DownloadError.invalidURL = cause { return .badContent }
         return ExitCode(for: cause)
+    }
+
+    /// What the exchange with the sync server came to: lines for the log, and its failure.
+    private struct RemoteResult {
+        var logLines: [String]
+        var failure: (any Error)?
+    }
+
+    /// Exchanges with the sync server when one is set, first, so what comes down (a subscription,
+    /// a feed unsubscribed) is part of this sync: its summary printed, or its failure told in one
+    /// line (the rest of the sync runs all the same). Nil with no server set.
+    private static func exchange(_ config: Config, library: Library, in context: Context) -> RemoteResult? {
+        let settings = config.remote
+        guard let server = settings.server else { return nil }
+        do {
+            guard let account = try settings.account(environment: context.environment) else { return nil }
+            // Not the run's policy: a sync server that cannot be reached says nothing of the feeds' hosts.
+            let updater = FeedUpdater(library: library, fetcher: context.feedFetcher(), protection: config.protection)
+            let exchange = RemoteExchange(
+                library: library, server: SyncServer(account: account, policy: context.downloadPolicy),
+                settings: settings, refresh: { _ = try? updater.refresh($0) })
+            let summary = "Exchanged with \(server): " + (try exchange.run()).summary
+            context.output.print(summary)
+            return RemoteResult(logLines: ["  " + summary], failure: nil)
+        } catch {
+            let line = "sync server: \(error)"
+            context.output.error(line)
+            return RemoteResult(logLines: ["  failed: " + line], failure: error)
+        }
     }
 }
