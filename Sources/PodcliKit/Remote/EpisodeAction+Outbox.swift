@@ -6,15 +6,8 @@ extension EpisodeAction {
     /// The outbox's episode entry as it goes up (the wire takes the URLs' credentials off); nil for
     /// a subscription change.
     init?(_ entry: OutboxEntry) {
-        guard let episode = entry.episodeURL else { return nil }
-        let kind: Kind
-        switch entry.action {
-        case .play: kind = .play
-        case .download: kind = .download
-        case .delete: kind = .delete
-        case .new: kind = .new
-        case .subscribe, .unsubscribe: return nil
-        }
+        // The API's names for what happened to an episode are the outbox's.
+        guard let episode = entry.episodeURL, let kind = Kind(rawValue: entry.action.rawValue) else { return nil }
         self.init(
             podcast: entry.podcastURL, episode: episode, guid: entry.guid, kind: kind, timestamp: entry.timestamp,
             started: entry.play?.started, position: entry.play?.position, total: entry.play?.total)
