@@ -121,27 +121,23 @@ struct RemoteSyncTests {
         let news = try shows.serve("news")
         let talk = try shows.serve("talk")
 
-        // A subscription, each way.
+        // A subscription and a position, each way, in one sync: the feed is read before the
+        // positions are merged.
         #expect(try laptop.run(["fetch", news]).status == 0)
-        let first = try laptop.sync()
-        #expect(first.stdout.hasPrefix("Exchanged with \(server.baseURL): 1 sent\n"), "\(first)")
-        let arrived = try desktop.sync()
-        #expect(arrived.stdout.hasPrefix("Exchanged with \(server.baseURL): 1 subscribed, nothing to send\n"))
-        // Refreshed by the same sync: its title and episodes are there.
-        #expect(try desktop.feeds() == [news: "News"])
-        #expect(try desktop.run(["fetch", talk]).status == 0)
-        try desktop.sync()
-        try laptop.sync()
-        #expect(try laptop.feeds() == [news: "News", talk: "Talk"])
-
-        // A position, each way.
         try laptop.play(shows.enclosure("news", 2), from: 40, for: 1.5)
         try laptop.sync()
-        try desktop.sync()
+        let arrived = try desktop.sync()
+        #expect(
+            arrived.stdout.hasPrefix("Exchanged with \(server.baseURL): 1 subscribed, 1 position, nothing to send\n"),
+            "\(arrived)")
+        #expect(try desktop.feeds() == [news: "News"])
         #expect(try desktop.position(shows.enclosure("news", 2)) == 41)
+
+        #expect(try desktop.run(["fetch", talk]).status == 0)
         try desktop.play(shows.enclosure("talk", 1), from: 20, for: 1.5)
         try desktop.sync()
         try laptop.sync()
+        #expect(try laptop.feeds() == [news: "News", talk: "Talk"])
         #expect(try laptop.position(shows.enclosure("talk", 1)) == 21)
 
         // An unsubscribe, each way (by the device that subscribed: see the README).
