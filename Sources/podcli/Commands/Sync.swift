@@ -85,15 +85,15 @@ enum Sync: Command {
     /// line (the rest of the sync runs all the same). Nil with no server set.
     private static func exchange(_ config: Config, library: Library, in context: Context) -> RemoteResult? {
         let settings = config.remote
-        guard let server = settings.server else { return nil }
+        guard let url = settings.server else { return nil }
         do {
             guard let account = try settings.account(environment: context.environment) else { return nil }
-            // Not the run's policy: a sync server that cannot be reached says nothing of the feeds' hosts.
             let updater = FeedUpdater(library: library, fetcher: context.feedFetcher(), protection: config.protection)
+            // Not the run's policy: a sync server that cannot be reached says nothing of the feeds' hosts.
+            let server = SyncServer(account: account, policy: context.downloadPolicy)
             let exchange = RemoteExchange(
-                library: library, server: SyncServer(account: account, policy: context.downloadPolicy),
-                settings: settings, refresh: { _ = try? updater.refresh($0) })
-            let summary = "Exchanged with \(server): " + (try exchange.run()).summary
+                library: library, server: server, settings: settings, refresh: { _ = try? updater.refresh($0) })
+            let summary = "Exchanged with \(url): " + (try exchange.run()).summary
             context.output.print(summary)
             return RemoteResult(logLines: ["  " + summary], failure: nil)
         } catch {
