@@ -76,12 +76,19 @@ public final class GPodderServer: Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
-    /// The body of a GET of `path` as the account's user, read through the server's own API with
-    /// curl (the credentials on its stdin, not in its argv); throws unless the answer is 2xx.
+    /// The body of a GET of `path` as the account's user, read through the server's own API by
+    /// the venv's Python (the credentials on its stdin, not in its argv); throws unless it is 2xx.
     public func get(_ path: String) throws -> Data {
+        let script = """
+            import base64, sys, urllib.request
+            user, password = sys.stdin.read().split("\\n")[:2]
+            token = base64.b64encode((user + ":" + password).encode()).decode()
+            request = urllib.request.Request(sys.argv[1], headers={"Authorization": "Basic " + token})
+            sys.stdout.buffer.write(urllib.request.urlopen(request, timeout=30).read())
+            """
         let result = try RunningProcess(
-            executable: URL(fileURLWithPath: "/usr/bin/curl"), arguments: ["-sSf", "-K", "-", url(path)],
-            environment: ProcessInfo.processInfo.environment, stdin: Data("user = \"\(user):\(password)\"\n".utf8)
+            executable: URL(fileURLWithPath: Self.python), arguments: ["-c", script, url(path)],
+            environment: ProcessInfo.processInfo.environment, stdin: Data("\(user)\n\(password)\n".utf8)
         ).waitUntilExit(timeout: 30)
         guard result.status == 0 else { throw TestSupportError("GET \(path): \(result)") }
         return result.stdoutData
