@@ -26,7 +26,7 @@ enum ExitCode: Int32, CaseIterable {
     /// Another podcli holds what is needed, or the player cannot answer now (suspended, stuck);
     /// try again later.
     case busy = 75
-    /// The sync server refused the user or password, or gpodder-password-command gave none.
+    /// The sync server refused the user or password.
     case noPermission = 77
 
     /// The code for an error a command threw.
@@ -96,7 +96,7 @@ enum ExitCode: Int32, CaseIterable {
             case .secretCommand: self = .unavailable
             case .noSearch, .noSuchResult: self = .notFound
             case .searchNotKept: self = .storage
-            case .passwordCommand, .remoteRefused: self = .noPermission
+            case .remoteRefused: self = .noPermission
             case .configNotWritten, .syncLock, .outOfSpace, .notOwnFile: self = .storage
             case .servesAudio, .htmlPage: self = .badContent
             case .unreadableFeed(_, let feedError): self = ExitCode(for: feedError)

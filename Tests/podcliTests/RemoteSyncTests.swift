@@ -323,7 +323,7 @@ struct RemoteSyncTests {
 
         _ = try laptop.t.home.write(config.replacingOccurrences(of: "echo not-the-password-42", with: "exit 3"), to: "config")
         let failing = try laptop.t.run(["sync"])
-        #expect(failing.status == 77, "\(failing)")
-        #expect(failing.stderr == "podcli: sync server: gpodder-password-command exited with 3\n")
+        #expect(failing.status == 69, "\(failing)")
+        #expect(failing.stderr == "podcli: sync server: gpodder-password-command gave no secret: it exited with status 3\n")
     }
 }

@@ -62,8 +62,6 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
     case remoteIncomplete(missing: String)
     /// Neither `PODCLI_GPODDER_PASSWORD` nor `gpodder-password-command` gives a password.
     case noPassword
-    /// `gpodder-password-command` gave no password: `problem` says why (never what it printed).
-    case passwordCommand(problem: String)
     /// The server refused `user` and the password (401, 403).
     case remoteRefused(server: String, user: String)
 
@@ -115,7 +113,6 @@ public enum PodcliError: Error, Sendable, CustomStringConvertible {
         case .noPassword:
             return "gpodder-server is set but no password is: set gpodder-password-command (a command printing it) "
                 + "or PODCLI_GPODDER_PASSWORD"
-        case .passwordCommand(let problem): return "gpodder-password-command \(problem)"
         case .remoteRefused(let server, let user):
             return "\(server) refused the user '\(user)' or its password: check gpodder-user and "
                 + "gpodder-password-command (or PODCLI_GPODDER_PASSWORD)"

@@ -1,3 +1,4 @@
+import Foundation
 import PodcliKit
 import Testing
 
@@ -9,6 +10,18 @@ import Testing
         #expect(try SecretCommand.firstLine(of: "printf 'no newline'", setting: "x-command") == "no newline")
         // The command reads nothing: stdin is /dev/null, so it cannot wait on the terminal.
         #expect(try SecretCommand.firstLine(of: "cat; echo done", setting: "x-command") == "done")
+        // A line ended CRLF.
+        #expect(try SecretCommand.firstLine(of: "printf 's3cret\\r\\n'", setting: "x-command") == "s3cret")
+    }
+
+    @Test func aCommandThatHangsIsKilledWithWhatItStartedAtTheTimeLimit() throws {
+        let started = Date()
+        #expect {
+            try SecretCommand.firstLine(of: "echo leaked; sleep 30; echo more", setting: "x-command", timeLimit: 0.5)
+        } throws: { error in
+            "\(error)" == "x-command gave no secret: it did not finish within 0.5 s"
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
     }
 
     @Test(arguments: [
