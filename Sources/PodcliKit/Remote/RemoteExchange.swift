@@ -115,11 +115,9 @@ public struct RemoteExchange {
             start += batch.count
         }
 
-        // The server's time of that GET, in whole seconds: a change another device makes later in
-        // the same second has the same time, and a server asking for later ones (mygpo's, the
-        // Nextcloud app's) would never give it. Ask from the second before: what comes twice is
-        // applied once.
-        state.subscriptionsSince = max(0, subscriptions.timestamp - 1)
+        // The GETs' times, which SyncServer already moved a second back where a server reads
+        // `since` as exclusive against its own clock.
+        state.subscriptionsSince = subscriptions.timestamp
         state.actionsSince = actions.timestamp
         state.lastExchange = library.clock()
         state.lastError = nil
