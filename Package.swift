@@ -51,9 +51,11 @@ let package = Package(
         .target(name: "GPodderSync", dependencies: ["Downloads", "Strings", "Threads"]),
         // An episode's chapters from every source, in one table.
         .target(name: "Chapters"),
-        .target(name: "Feeds", dependencies: ["Chapters", "CXML", "CXMLShim", "Strings"]),
+        // An HTML document (show notes, an HTML transcript) as libxml2's HTML parser reads it.
+        .target(name: "HTML", dependencies: ["CXML", "CXMLShim", "Strings"]),
+        .target(name: "Feeds", dependencies: ["Chapters", "CXML", "CXMLShim", "HTML", "Strings"]),
         // An episode's transcript from the file a feed offers: JSON, WebVTT, SRT, HTML or plain text.
-        .target(name: "Transcripts", dependencies: ["Strings"]),
+        .target(name: "Transcripts", dependencies: ["HTML", "Strings"]),
         .target(
             name: "Playback", dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA", "CSonic", "CEBUR128", "Threads"]),
         // Podcast directories (the iTunes Search API, Podcast Index) and the podcast links that name a feed.
@@ -93,6 +95,7 @@ let package = Package(
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         .testTarget(name: "PodcastDirectoryTests", dependencies: ["PodcastDirectory", "Downloads", "TestSupport"]),
         .testTarget(name: "ChaptersTests", dependencies: ["Chapters"]),
+        .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
         .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Strings", "TestSupport"]),
         // CMPG123: libmpg123's own picture reader is the reference for the embedded pictures of the corpus.
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "AudioFormats", "CMPG123", "TestSupport", "Threads"]),

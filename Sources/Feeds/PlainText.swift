@@ -1,3 +1,5 @@
+import HTML
+
 /// Turns an episode's description (HTML, or plain text) into text for a terminal.
 ///
 /// Tags go; `<p>`, headings, `<blockquote>`, `<pre>`, `<hr>`, `<table>` and the outermost list make
@@ -12,23 +14,16 @@
 /// Descriptions without any block tag (plain text, or text with only links and emphasis) are
 /// usually laid out with newlines, so there each newline is a line break.
 ///
-/// Work is linear in the input, malformed HTML included: a `<` that starts no tag is text, a tag
-/// whose quoted attribute never closes ends at the next `>`, and an unclosed comment or script
-/// runs to the end, as in a browser.
+/// The HTML is read by libxml2's HTML parser (`HTMLDocument`), so tags left open, misnested or
+/// implied close as in a browser. Work is linear in the input, malformed HTML included: a `<` that
+/// starts no tag is text, a tag whose quoted attribute never closes ends at the next `>`, and an
+/// unclosed comment or script runs to the end, as in a browser.
 public enum PlainText: Sendable {
     /// The readable text of `html`, wrapped at word boundaries to `width` Characters if given (a
     /// word longer than `width` gets a line of its own).
     public static func render(html: String, width: Int? = nil) -> String {
-        let text =
-            html.utf8.withContiguousStorageIfAvailable { render(bytes: $0) }
-            ?? Array(html.utf8).withUnsafeBufferPointer { render(bytes: $0) }
+        let text = HTMLRenderer.render(HTMLDocument.events(html), sizeHint: html.utf8.count)
         guard let width, width > 0 else { return text }
         return LineWrapper.wrap(text, width: width)
-    }
-
-    private static func render(bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var renderer = HTMLRenderer(input: bytes, newlinesBreakLines: !HTMLRenderer.hasBlockTag(bytes))
-        renderer.run()
-        return renderer.result()
     }
 }

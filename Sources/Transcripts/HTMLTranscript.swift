@@ -1,10 +1,12 @@
+import HTML
+
 /// The namespace's HTML transcript: `<cite>` names the speaker of what follows, `<time>` gives the
 /// start of the next paragraph, `<p>` is what was said; a paragraph starting "Name:" names its
 /// speaker too. Other tags are dropped and their text kept inside a paragraph, ignored outside one.
 ///
-/// Read by `Markup`'s small tag reader: the project's libxml2 module exposes its XML push parser,
-/// not its HTML parser. A page with a `<script>` is refused: a transcript has no use for one, and
-/// a page that needs one to show its text is not a transcript.
+/// Read by libxml2's HTML parser (`HTMLDocument`), so a paragraph left open ends where a browser
+/// ends it. A page with a `<script>` is refused: a transcript has no use for one, and a page that
+/// needs one to show its text is not a transcript.
 enum HTMLTranscript {
     /// - Throws: `TranscriptProblem` (`.html`): a `<script>`, a `<time>` that is not a time, no
     ///   paragraph with text.
@@ -27,21 +29,21 @@ enum HTMLTranscript {
             start = nil
             paragraph = nil
         }
-        for token in Markup.tokens(text, .html) {
-            switch token {
-            case .startTag(name: "script", _):
+        for event in HTMLDocument.events(text) {
+            switch event {
+            case .start(name: "script", _):
                 throw TranscriptProblem(.html, "it is a page with a <script>, not a transcript")
-            case .startTag(name: "cite", _): cite = ""
-            case .startTag(name: "time", _): time = ""
-            case .startTag(name: "p", _):
+            case .start(name: "cite", _): cite = ""
+            case .start(name: "time", _): time = ""
+            case .start(name: "p", _):
                 try endParagraph()
                 paragraph = ""
-            case .startTag(name: "br", _): append(" ", to: &cite, &time, &paragraph)
-            case .endTag(name: "cite"):
+            case .start(name: "br", _): append(" ", to: &cite, &time, &paragraph)
+            case .end(name: "cite"):
                 let name = CueText.cleaned(cite ?? "").trimmingSuffix(while: { $0 == ":" || $0 == " " })
                 speaker = name.isEmpty ? speaker : String(name)
                 cite = nil
-            case .endTag(name: "time"):
+            case .end(name: "time"):
                 let written = CueText.cleaned(time ?? "")
                 guard let seconds = ClockTime.html.seconds(written) else {
                     throw TranscriptProblem(
@@ -49,9 +51,9 @@ enum HTMLTranscript {
                 }
                 start = seconds
                 time = nil
-            case .endTag(name: "p"): try endParagraph()
+            case .end(name: "p"): try endParagraph()
             case .text(let words): append(words, to: &cite, &time, &paragraph)
-            case .startTag, .endTag: continue
+            case .start, .end: continue
             }
         }
         try endParagraph()

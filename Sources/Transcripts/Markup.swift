@@ -1,28 +1,25 @@
 import Strings
 
-/// What cue text and HTML transcripts are made of, once their markup is read: text (character
-/// references decoded) and the tags between it.
+/// What cue text is made of, once its markup is read: text (character references decoded, except
+/// in SRT) and the tags between it.
 enum MarkupToken: Equatable {
     case text(String)
     /// `name` lowercased, without WebVTT's classes (`v` of `<v.loud Sam>`); `annotation` what
-    /// follows the name (the speaker of a WebVTT voice, the attributes of an HTML tag).
+    /// follows the name (the speaker of a WebVTT voice, the attributes of an SRT tag).
     case startTag(name: String, annotation: String)
     case endTag(name: String)
 }
 
-/// The smallest reader of tags and text that transcripts need: WebVTT cue text (`<v Sam>`,
-/// `<c.loud>`, `<00:01.000>`), the HTML-ish tags of SRT (`<i>`, `<font color=...>`) and an HTML
-/// transcript's `<cite>`, `<time>` and `<p>`. Not an HTML parser: it does not build a tree or know
-/// implied end tags. A `<` that starts no tag, or one never closed by `>`, is text.
+/// The smallest reader of tags and text that cue text needs: WebVTT's (`<v Sam>`, `<c.loud>`,
+/// `<00:01.000>`, which are not HTML) and the HTML-ish tags of SRT (`<i>`, `<font color=...>`).
+/// HTML transcripts are read by libxml2's HTML parser instead (`HTMLDocument`). A `<` that starts
+/// no tag, or one never closed by `>`, is text.
 enum Markup {
     enum Dialect {
         /// Every `<` that is closed starts a tag (timestamps too), and references are decoded.
         case webVTT
-        /// A tag starts with a letter, `/` or `!`; comments and the contents of `<script>` and
-        /// `<style>` are not text.
-        case html
-        /// As `.html`, but `&` is only text: SRT has no character references ("Q&amp;A" is what
-        /// it says).
+        /// A tag starts with a letter, `/` or `!`; comments are not text; `&` is only text: SRT has
+        /// no character references ("Q&amp;A" is what it says).
         case subRip
     }
 
@@ -107,11 +104,6 @@ enum Markup {
                 return end + 1
             }
             read.append(.startTag(name: name, annotation: String(body[nameEnd...].dropFirst())))
-            // The contents of a script or a style are not text; the caller sees the start tag.
-            if dialect == .html, name == "script" || name == "style" {
-                guard let closer = find("</\(name)", from: end + 1, caseInsensitive: true) else { return bytes.count }
-                return closingBracket(after: closer).map { $0 + 1 } ?? bytes.count
-            }
             return end + 1
         }
 
@@ -121,17 +113,15 @@ enum Markup {
             pending.removeAll(keepingCapacity: true)
         }
 
-        private func matches(_ word: String, at index: Int, caseInsensitive: Bool = false) -> Bool {
+        private func matches(_ word: String, at index: Int) -> Bool {
             let word = Array(word.utf8)
             guard index + word.count <= bytes.count else { return false }
-            return word.indices.allSatisfy {
-                caseInsensitive ? (bytes[index + $0] | 0x20) == (word[$0] | 0x20) : bytes[index + $0] == word[$0]
-            }
+            return word.indices.allSatisfy { bytes[index + $0] == word[$0] }
         }
 
-        private func find(_ word: String, from start: Int, caseInsensitive: Bool = false) -> Int? {
+        private func find(_ word: String, from start: Int) -> Int? {
             guard start < bytes.count else { return nil }
-            return (start..<bytes.count).first { matches(word, at: $0, caseInsensitive: caseInsensitive) }
+            return (start..<bytes.count).first { matches(word, at: $0) }
         }
     }
 }

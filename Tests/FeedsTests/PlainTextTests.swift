@@ -152,6 +152,18 @@ import Testing
         #expect(PlainText.render(html: html) == expected)
     }
 
+    /// What libxml2's HTML parser reads as a browser does where a tag scanner could not: elements
+    /// closed by what follows them (a link ends with its paragraph), end tags with no
+    /// start (a stray `</ol>` does not end a list).
+    @Test(arguments: [
+        ("<ul><li>a<ul><li>b</ol><li>c</ul></ul>", "• a\n  • b\n  • c"),
+        ("<ol><li>a</ul></ul><li>b</ol>After", "• a\n• b\n\nAfter"),
+        ("<p><a href=\"https://u.com\">x</p><p>y</p>", "x (https://u.com)\n\ny"),
+    ])
+    func readsMalformedHTMLAsABrowser(html: String, expected: String) {
+        #expect(PlainText.render(html: html) == expected)
+    }
+
     @Test func aRealisticDescription() {
         let html = """
             <p>In this episode we talk to <strong>Jane Doe</strong> about caf&eacute; culture &amp; more.</p>
