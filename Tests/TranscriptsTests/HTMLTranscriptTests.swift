@@ -28,6 +28,13 @@ struct HTMLTranscriptTests {
             ])
     }
 
+    /// A paragraph ends where a browser ends it: at the next block (a page's navigation after an
+    /// unclosed `<p>` is not what was said), not only at the next `<p>`.
+    @Test func aParagraphLeftOpenEndsAtTheNextBlock() throws {
+        let text = "<p>Kevin: First words<div>Share this episode</div><p>Second words<ul><li>Menu</ul>"
+        #expect(described(try transcript(text, .html)) == ["- Kevin: First words", "- Kevin: Second words"])
+    }
+
     @Test func malformedPagesAreOneProblemEach() {
         let cases: [(String, String)] = [
             ("", "it is empty"),
