@@ -2,7 +2,7 @@ import Strings
 
 /// One thing an HTML document is made of, in document order, as a browser would nest it: every
 /// start has its end (libxml2 closes what the document leaves open), and an end without a start
-/// is not reported. Neither are `html`, `head` and `body`, which libxml2 implies anyway.
+/// is not reported. A document nesting more than 256 elements is read up to there. Neither are `html`, `head` and `body`, which libxml2 implies anyway.
 public enum HTMLEvent: Equatable, Sendable {
     /// A start tag: its name lowercased, and its attributes.
     case start(name: String, attributes: [HTMLAttribute])

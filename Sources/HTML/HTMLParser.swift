@@ -14,6 +14,10 @@ enum HTMLParser {
         HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_RECOVER.rawValue)
 
+    /// Elements open at once past which reading stops (libxml2's own limit for XML): 50,000 open
+    /// and as many stray end tags took 7 s.
+    static let maximumDepth = 256
+
     /// The events of `prepared` (UTF-8, no NUL), or nil when libxml2 could not make a parser
     /// (out of memory) or the text is over its 2 GiB limit.
     static func events(_ prepared: [UInt8]) -> [HTMLEvent]? {
@@ -62,6 +66,13 @@ enum HTMLParser {
         var handler = htmlSAXHandler()
         handler.startElement = { context, name, attributes in
             let sink = HTMLParser.sink(context)
+            // libxml2 looks for an end tag's element down its whole stack of open ones, so a
+            // document of deep nesting and stray end tags takes time growing with its square.
+            let parser = context!.assumingMemoryBound(to: htmlParserCtxt.self)
+            guard parser.pointee.nameNr <= Self.maximumDepth else {
+                xmlStopParser(parser)
+                return
+            }
             // `html`, `head` and `body` say nothing podcli reads, and libxml2 implies them anyway.
             let isFrame = Self.isFrame(name)
             sink.frames.append(isFrame)

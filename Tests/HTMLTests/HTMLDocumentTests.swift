@@ -76,4 +76,15 @@ struct HTMLDocumentTests {
         #expect(
             HTMLDocument.events(#"<meta charset="iso-8859-1"><p>café</p>"#).filter { $0 == .text("café") }.count == 1)
     }
+
+    /// Deep nesting and stray end tags would cost libxml2 time growing with the square of the
+    /// depth: reading stops at 256 open elements, keeping what came before.
+    @Test func deepNestingIsReadUpToALimit() {
+        let html = "text" + String(repeating: "<b>", count: 50_000) + String(repeating: "</i>", count: 50_000)
+        var events: [HTMLEvent] = []
+        let elapsed = ContinuousClock().measure { events = HTMLDocument.events(html) }
+        #expect(elapsed < .seconds(2))
+        #expect(events.first == .text("text"))
+        #expect(events.filter { $0 == .start(name: "b", attributes: []) }.count < 256)
+    }
 }
