@@ -42,6 +42,7 @@ extension [HTMLAttribute] {
 /// libxml2 reads the rest: implied and misnested end tags, quoted attributes, comments, and
 /// `<script>`/`<style>` contents that end only at their own end tag.
 public enum HTMLDocument {
+    /// The events of `html`; if libxml2 cannot make a parser (out of memory), the text as it is.
     public static func events(_ html: String) -> [HTMLEvent] {
         HTMLParser.events(HTMLSource.prepared(html)) ?? [.text(html)]
     }

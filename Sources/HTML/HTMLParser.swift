@@ -65,7 +65,6 @@ enum HTMLParser {
     private static func makeHandler() -> htmlSAXHandler {
         var handler = htmlSAXHandler()
         handler.startElement = { context, name, attributes in
-            let sink = HTMLParser.sink(context)
             // libxml2 looks for an end tag's element down its whole stack of open ones, so a
             // document of deep nesting and stray end tags takes time growing with its square.
             let parser = context!.assumingMemoryBound(to: htmlParserCtxt.self)
@@ -73,6 +72,7 @@ enum HTMLParser {
                 xmlStopParser(parser)
                 return
             }
+            let sink = HTMLParser.sink(context)
             // `html`, `head` and `body` say nothing podcli reads, and libxml2 implies them anyway.
             let isFrame = Self.isFrame(name)
             sink.frames.append(isFrame)
