@@ -124,7 +124,7 @@ fresh_server() {
     stop_gpodder
     rm -f "$LIVE"
     cp "$SEEDED" "$LIVE"
-    start_gpodder --database "$LIVE" --existing
+    start_gpodder --database "$LIVE" --existing --user "$USER_NAME" --password-file "$PASSWORD_FILE"
     # One untimed request: the server's first (imports, the database opened) is charged to no one.
     "${CURL[@]}" -o /dev/null "$SERVER/api/2/devices/$USER_NAME.json"
 }
