@@ -22,6 +22,8 @@
 #   curl    curl -f --netrc-file NETRC (the password never in argv) GETting what podcli GETs:
 #           the device's subscription changes and the account's episode actions since 0 (first),
 #           then since the timestamps those replies gave (warm); replies to /dev/null.
+#   fresh   a new device's first exchange: a home holding only the settings; the exchange
+#           subscribes to the 200 feeds and reads each (from nginx) before it merges the actions.
 # EXCHANGE="remote sync" (words after `podcli --home HOME`) times another podcli command as the
 # exchange; LOCAL= (empty) leaves out the local run then.
 #
@@ -32,6 +34,7 @@
 #   PODCLI=                  a podcli binary to use; unset: build release into SCRATCH_PATH
 #   SCRATCH_PATH=.build      SwiftPM scratch path for that build (relative: to the package)
 #   REMOTE_WORK=             scratch dir (kept, the seeded account reused); unset: a new one under $TMPDIR
+#   FRESH=1                  also time a new device's first exchange (FRESH= leaves it out)
 #   ONLY_PEER=1              only the server, the seeding and curl (no podcli exchange)
 set -euo pipefail
 
@@ -44,6 +47,7 @@ EPISODES=${EPISODES:-20000}
 read -r -a EXCHANGE <<<"${EXCHANGE-sync --quiet}"
 read -r -a LOCAL <<<"${LOCAL-sync --no-remote --quiet}"
 ONLY_PEER=${ONLY_PEER:-}
+FRESH=${FRESH-1}
 SCRATCH_PATH=${SCRATCH_PATH:-.build}
 [[ $SCRATCH_PATH = /* ]] || SCRATCH_PATH=$PACKAGE/$SCRATCH_PATH
 PY=/usr/bin/python3
@@ -152,24 +156,34 @@ fi
 say "account: $(cat "$WORK/seed.out" 2>/dev/null || echo "seeded before") ($(stat -c %s "$SEEDED") bytes of SQLite)"
 
 # --- podcli's library before it meets the server (made once per work dir) ------------------------
+# home.snapshot: the 200 feeds read (download none) before any server is set; fresh.snapshot: a
+# new device, nothing but the settings.
 HOME_SNAPSHOT=$WORK/home.snapshot
+FRESH_SNAPSHOT=$WORK/fresh.snapshot
 PODCLI_HOME=$WORK/home
 podcli() { "$PODCLI" --home "$PODCLI_HOME" "$@"; }
-if [[ -z $ONLY_PEER && ! -f $HOME_SNAPSHOT/podcli.db ]]; then
-    echo "making podcli's library..." >&2
-    rm -rf "$PODCLI_HOME"
-    podcli --quiet import "$ACCOUNT/feeds.opml" >/dev/null
-    podcli config set download none >/dev/null
-    podcli sync --quiet
+set_server() {
     podcli config set gpodder-server "$SERVER" >/dev/null
     podcli config set gpodder-user "$USER_NAME" >/dev/null
     podcli config set gpodder-device "$DEVICE" >/dev/null
     podcli config set gpodder-password-command "head -n 1 $PASSWORD_FILE" >/dev/null
+}
+if [[ -z $ONLY_PEER && ! -f $HOME_SNAPSHOT/podcli.db ]]; then
+    echo "making podcli's libraries..." >&2
+    rm -rf "$PODCLI_HOME" "$FRESH_SNAPSHOT"
+    podcli config set download none >/dev/null
+    set_server
+    cp -a "$PODCLI_HOME" "$FRESH_SNAPSHOT"
+    rm -rf "$PODCLI_HOME"
+    podcli --quiet import "$ACCOUNT/feeds.opml" >/dev/null
+    podcli config set download none >/dev/null
+    podcli sync --quiet
+    set_server
     rm -rf "$HOME_SNAPSHOT"
     cp -a "$PODCLI_HOME" "$HOME_SNAPSHOT"
 fi
 db_value() { sqlite3 -readonly "$PODCLI_HOME/podcli.db" "$1"; }
-restore_home() { rm -rf "$PODCLI_HOME"; cp -a "$HOME_SNAPSHOT" "$PODCLI_HOME"; }
+restore_home() { rm -rf "$PODCLI_HOME"; cp -a "${1:-$HOME_SNAPSHOT}" "$PODCLI_HOME"; }
 if [[ -z $ONLY_PEER ]]; then
     restore_home
     [[ $(db_value 'SELECT count(*) FROM feeds') = "$FEEDS" && $(db_value 'SELECT count(*) FROM episodes') = "$EPISODES" ]] ||
@@ -208,9 +222,14 @@ curl_first() { measure curl-first "${CURL[@]}" -o /dev/null "$(subscriptions_url
 curl_warm() {
     measure curl-warm "${CURL[@]}" -o /dev/null "$(subscriptions_url "$SUBS_SINCE")" -o /dev/null "$(actions_url "$ACTIONS_SINCE")"
 }
+# podcli_first [NAME]: the first exchange, measured as NAME (podcli-first), and what it left.
 podcli_first() {
-    measure podcli-first "$PODCLI" --home "$PODCLI_HOME" "${EXCHANGE[@]}"
+    measure "${1:-podcli-first}" "$PODCLI" --home "$PODCLI_HOME" "${EXCHANGE[@]}"
     local played started
+    if [[ $(db_value 'SELECT count(*) FROM feeds') != "$FEEDS" || $(db_value 'SELECT count(*) FROM episodes') != "$EPISODES" ]]; then
+        say "    FLAG: after the first exchange podcli holds $(db_value 'SELECT count(*) FROM feeds') feeds and $(db_value 'SELECT count(*) FROM episodes') episodes"
+        FLAGS=$((FLAGS + 1))
+    fi
     played=$(db_value 'SELECT count(*) FROM playback_state WHERE played = 1')
     started=$(db_value 'SELECT count(*) FROM playback_state WHERE played = 0 AND position_ms > 0')
     # Flagged, not fatal: the figures of a run that merged wrongly are kept, and say so.
@@ -250,11 +269,19 @@ for ((r = 1; r <= ROUNDS; r++)); do
     restore_home
     sync
     if ((r % 2)); then podcli_first; curl_first; else curl_first; podcli_first; fi
-    say "    (sync.log: $(tail -n 1 "$PODCLI_HOME/sync.log" | cut -c 1-160))"
+    say "    (sync.log: $(tail -n 2 "$PODCLI_HOME/sync.log" | tr -s ' \n' ' ' | cut -c 1-200))"
     for ((w = 1; w <= WARM; w++)); do
         if (((r + w) % 2)); then podcli_warm; curl_warm; else curl_warm; podcli_warm; fi
     done
     if ((${#LOCAL[@]})); then measure podcli-local "$PODCLI" --home "$PODCLI_HOME" "${LOCAL[@]}"; fi
+    if [[ -n $FRESH ]]; then
+        say "  round $r, a new device (server restarted, podcli's home holding only the settings):"
+        fresh_server
+        restore_home "$FRESH_SNAPSHOT"
+        sync
+        podcli_first podcli-fresh
+        say "    (sync.log: $(tail -n 2 "$PODCLI_HOME/sync.log" | tr -s ' \n' ' ' | cut -c 1-200))"
+    fi
 done
 stop_gpodder
 
@@ -268,6 +295,7 @@ say "$(printf '%-44s %11s %11s %10s' "$FEEDS subscriptions, $EPISODES actions" '
 row "podcli first exchange (${EXCHANGE[*]})" podcli-first
 row "podcli warm exchange" podcli-warm
 row "podcli local part (${LOCAL[*]:-})" podcli-local
+row "podcli first exchange, a new device" podcli-fresh
 row "curl first (2 GETs, since 0)" curl-first
 row "curl warm (2 GETs, since the replies' stamps)" curl-warm
 if [[ -z $ONLY_PEER ]]; then
@@ -279,7 +307,11 @@ if [[ -z $ONLY_PEER ]]; then
             "$(ratio "$(col_max "podcli-$kind" 3)" "$(col_max "curl-$kind" 3)")")"
         if [[ -f $WORK/podcli-local.tsv ]]; then
             alone=$(awk -v a="$a" -v l="$(col_median podcli-local 1)" 'BEGIN { printf "%.3f", a - l }')
-            line+="   exchange alone (- local) $alone s = $(ratio "$alone" "$b")x curl"
+            if awk -v a="$alone" 'BEGIN { exit !(a > 0) }'; then
+                line+="   exchange alone (- local) $alone s = $(ratio "$alone" "$b")x curl"
+            else
+                line+="   exchange alone (- local) $alone s: within the noise"
+            fi
         fi
         say "$line"
     done
