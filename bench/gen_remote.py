@@ -39,36 +39,17 @@ YEAR = 365 * 86400
 DURATIONS = (900, 1800, 2700, 3600, 5400)
 WORDS = "podcast episode interview guest history science music story week news café naïve Zürich 日本".split()
 
-# PodDBAdapter's tables (database version 3110000), as ImportLibraryTests makes them.
-ANTENNAPOD_TABLES = """
-CREATE TABLE Feeds (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT, custom_title TEXT, file_url TEXT,
-    download_url TEXT, downloaded INTEGER, link TEXT, description TEXT, payment_link TEXT, last_update TEXT,
-    language TEXT, author TEXT, image_url TEXT, type TEXT, feed_identifier TEXT,
-    auto_download INTEGER DEFAULT 1, username TEXT, password TEXT, include_filter TEXT DEFAULT '',
-    exclude_filter TEXT DEFAULT '', minimal_duration_filter INTEGER DEFAULT -1,
-    keep_updated INTEGER DEFAULT 1, is_paged INTEGER DEFAULT 0, next_page_link TEXT, hide TEXT,
-    sort_order TEXT, last_update_failed INTEGER DEFAULT 0, auto_delete_action INTEGER DEFAULT 0,
-    feed_playback_speed REAL DEFAULT -1, feed_skip_silence INTEGER DEFAULT 0,
-    feed_volume_adaption INTEGER DEFAULT 0, tags TEXT, feed_skip_intro INTEGER DEFAULT 0,
-    feed_skip_ending INTEGER DEFAULT 0, episode_notification INTEGER DEFAULT 0, state INTEGER DEFAULT 0,
-    new_episodes_action INTEGER DEFAULT 0);
-CREATE TABLE FeedItems (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT, pubDate INTEGER, read INTEGER,
-    link TEXT, description TEXT, payment_link TEXT, media INTEGER, feed INTEGER, has_simple_chapters INTEGER,
-    item_identifier TEXT, image_url TEXT, auto_download INTEGER, podcastindex_chapter_url TEXT,
-    podcastindex_transcript_type TEXT, podcastindex_transcript_url TEXT, social_interact_url TEXT);
-CREATE TABLE FeedMedia (id INTEGER PRIMARY KEY AUTOINCREMENT, duration INTEGER, file_url TEXT,
-    download_url TEXT, downloaded INTEGER, position INTEGER, filesize INTEGER, mime_type TEXT,
-    playback_completion_date INTEGER, feeditem INTEGER, played_duration INTEGER,
-    has_embedded_picture INTEGER, last_played_time INTEGER);
-CREATE TABLE DownloadLog (id INTEGER PRIMARY KEY AUTOINCREMENT, feedfile INTEGER, feedfile_type INTEGER,
-    reason INTEGER, successful INTEGER, completion_date INTEGER, reason_detailed TEXT, title TEXT);
-CREATE TABLE Queue(id INTEGER PRIMARY KEY, feeditem INTEGER, feed INTEGER);
-CREATE TABLE SimpleChapters (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT, start INTEGER,
-    feeditem INTEGER, link TEXT, image_url TEXT);
-CREATE TABLE Favorites(id INTEGER PRIMARY KEY, feeditem INTEGER, feed INTEGER);
-CREATE INDEX FeedItems_feed ON FeedItems (feed);
-CREATE INDEX FeedMedia_feeditem ON FeedMedia (feeditem);
-"""
+# PodDBAdapter's tables (database version 3110000): read from the string ImportLibraryTests makes
+# them with, so the benchmark's export and the tests' have the same layout.
+IMPORT_TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "podcliTests",
+                            "ImportLibraryTests.swift")
+
+
+def antennapod_tables():
+    with open(IMPORT_TESTS, encoding="utf-8") as f:
+        source = f.read()
+    start = source.index('"""', source.index("static let antennaPodCurrent")) + 3
+    return source[start:source.index('"""', start)]
 
 
 def words(rng, count):
@@ -82,7 +63,7 @@ def antennapod(args):
     per_feed = args.episodes // args.feeds
     db = sqlite3.connect(args.out)
     db.execute("PRAGMA journal_mode = WAL")
-    db.executescript(ANTENNAPOD_TABLES)
+    db.executescript(antennapod_tables())
     feeds, items, media, played_ids = [], [], [], []
     for f in range(1, args.feeds + 1):
         speed = (1.25, 1.5, 2.0)[f % 3] if f % 4 == 0 else -1.0
