@@ -31,6 +31,7 @@ import sys
 import time
 from xml.sax.saxutils import quoteattr
 
+sys.dont_write_bytecode = True  # no __pycache__ left in bench/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_sync import feed, item  # noqa: E402 (beside this script)
 
