@@ -14,7 +14,7 @@
 # import and a sync before any server is set, `download none`), as for a listener whose podcli
 # joins the account the phone already uses. Timed, every round:
 #   first   `podcli sync --quiet` with the server set, on a copy of that library: register, link,
-#           200 subscriptions down, its outbox (200 subscribe entries) up, 20,000 actions down and
+#           the subscriptions down (none new), its outbox (200 subscribe entries) up, 20,000 actions down and
 #           merged; then the refresh of 200 feeds (all 304) and no downloads;
 #   warm    the same again, WARM times (nothing new: the boundary action comes down again);
 #   local   `podcli sync --no-remote --quiet` on the same library: the refresh alone, so that
