@@ -95,6 +95,15 @@ extension Library {
         try database.rows("SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) ORDER BY id").map(Episode.init)
     }
 
+    /// The episodes of the feed `feedID`, in the order they were added (by the feed's index: what
+    /// one feed holds, whatever the library's size).
+    public func episodes(ofFeed feedID: Int) throws(StoreError) -> [Episode] {
+        try database.rows(
+            "SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) WHERE episodes.feed_id = ? ORDER BY episodes.id",
+            [SQLValue(feedID)]
+        ).map(Episode.init)
+    }
+
     /// The episode a user means by `reference`: its number, or a unique prefix of its UUID.
     /// - Throws: `StoreError.episodeNotFound` or `.ambiguousEpisode`.
     public func episode(matching reference: String) throws(StoreError) -> Episode {

@@ -57,13 +57,14 @@ public struct LibraryImport {
 
     /// Played marks, positions, stars and the queue, on the episodes each imported one is.
     private func recordListening(_ recorded: [(Feed, ImportedFeed)], into summary: inout Summary) throws(StoreError) {
-        let feedIDs = Set(recorded.map(\.0.id))
+        // Only the imported feeds' episodes: an import into a library of a million costs its own size.
         var byGUID: [Int: [String: Episode]] = [:]
         var byURL: [Int: [String: Episode]] = [:]
-        for episode in try library.episodes() {
-            guard let feedID = episode.feedID, feedIDs.contains(feedID) else { continue }
-            if let guid = episode.guid { byGUID[feedID, default: [:]][guid] = episode }
-            byURL[feedID, default: [:]][episode.sourceURL] = episode
+        for feedID in Set(recorded.map(\.0.id)) {
+            for episode in try library.episodes(ofFeed: feedID) {
+                if let guid = episode.guid { byGUID[feedID, default: [:]][guid] = episode }
+                byURL[feedID, default: [:]][episode.sourceURL] = episode
+            }
         }
         var starred: [Episode] = []
         var queued: [(place: Int64, episode: Episode)] = []
