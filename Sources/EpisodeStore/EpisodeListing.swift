@@ -24,6 +24,8 @@ public struct EpisodeListing: Equatable, Sendable {
     public let lastError: String?
     /// What its audio is said to be, for the FORMAT column.
     public let mediaTypeHint: MediaTypeHint
+    /// Where a search found the episode; nil in a listing that is not a search.
+    public let searchHit: SearchHit?
 
     /// What a listing selects from `episodes` joined to `feeds` and to `playback_state` as
     /// `playback` (`joins`), in the order `init(row:)` reads.
@@ -68,5 +70,29 @@ public struct EpisodeListing: Equatable, Sendable {
         lastError = row.string("last_error")
         mediaTypeHint = MediaTypeHint(
             fileType: row.string("file_type"), enclosureType: row.string("enclosure_type"), sourceURL: sourceURL)
+        searchHit =
+            row.has(SearchHit.inTextsColumn)
+            ? SearchHit(
+                inTexts: row.int(SearchHit.inTextsColumn) == 1,
+                transcriptMilliseconds: row.int(SearchHit.transcriptColumn).map(Int.init))
+            : nil
     }
+}
+
+/// Where a search found an episode: in its texts (title, podcast name, description), in its
+/// transcript, or both.
+public struct SearchHit: Equatable, Sendable {
+    public let inTexts: Bool
+    /// The start of the first transcript segment with every word, in milliseconds of the audio
+    /// (where `play --from` starts hearing it); nil when the transcript has none.
+    public let transcriptMilliseconds: Int?
+
+    public init(inTexts: Bool, transcriptMilliseconds: Int?) {
+        self.inTexts = inTexts
+        self.transcriptMilliseconds = transcriptMilliseconds
+    }
+
+    /// The columns a search's listing adds to `EpisodeListing.columns`.
+    static let inTextsColumn = "hit_in_texts"
+    static let transcriptColumn = "hit_transcript_ms"
 }

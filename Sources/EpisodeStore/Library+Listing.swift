@@ -9,27 +9,26 @@ extension Library {
     public func forEachListing(
         _ filter: EpisodeFilter, page: ListingPage = .all, _ body: (EpisodeListing) -> Bool
     ) throws(StoreError) {
-        guard let query = try ListingQuery(filter) else { return }
         let window = [SQLValue(page.limit ?? -1), SQLValue(max(page.offset, 0))]
-        let sql: String
-        if filter.search != nil {
-            // Ranking orders every match: the page is chosen from the ranks and dates alone, and
-            // only its rows are read whole.
-            sql = """
-                SELECT \(EpisodeListing.columns) FROM (
-                    SELECT episodes.id AS id, episode_search.rank AS rank FROM \(query.from)
-                    \(query.whereClause) ORDER BY \(query.order) LIMIT ? OFFSET ?
-                ) AS hits
-                JOIN episodes ON episodes.id = hits.id \(EpisodeListing.feedJoin) \(EpisodeListing.playbackJoin)
-                ORDER BY hits.rank, episodes.sort_date DESC, episodes.id
-                """
-        } else {
-            sql = """
-                SELECT \(EpisodeListing.columns) FROM \(query.from)
-                \(query.whereClause) ORDER BY \(query.order) LIMIT ? OFFSET ?
-                """
+        if let text = filter.search {
+            guard let search = try SearchListing(filter, text: text, database: database) else { return }
+            try database.forEachRow(search.pageSQL, search.values + window) { row in body(EpisodeListing(row: row)) }
+            return
         }
+        let query = ListingQuery(filter)
+        let sql = """
+            SELECT \(EpisodeListing.columns) FROM \(query.from)
+            \(query.whereClause) ORDER BY \(query.order) LIMIT ? OFFSET ?
+            """
         try database.forEachRow(sql, query.values + window) { row in body(EpisodeListing(row: row)) }
+    }
+
+    /// The order `forEachListing` lists a search in (nil when `filter` is not a search, or
+    /// searches for no word): best match first, unless more episodes' texts match than
+    /// `filter.rankedSearchLimit`.
+    public func searchOrder(_ filter: EpisodeFilter) throws(StoreError) -> SearchOrder? {
+        guard let text = filter.search else { return nil }
+        return try SearchListing(filter, text: text, database: database)?.order
     }
 
     /// The episodes `filter` selects, in the order `forEachListing` reads them.
@@ -58,7 +57,11 @@ extension Library {
             let values = filter.feedID.map { [SQLValue($0)] } ?? []
             return Int(try database.rows(sql, values).first?.int(0) ?? 0)
         }
-        guard let query = try ListingQuery(filter) else { return 0 }
+        if let text = filter.search {
+            guard let search = try SearchListing(filter, text: text, database: database) else { return 0 }
+            return Int(try database.rows(search.countSQL, search.countValues).first?.int(0) ?? 0)
+        }
+        let query = ListingQuery(filter)
         return Int(
             try database.rows("SELECT count(*) FROM \(query.from) \(query.whereClause)", query.values).first?.int(0)
                 ?? 0)
@@ -72,27 +75,22 @@ extension Library {
     }
 }
 
-/// The FROM, WHERE and ORDER BY of a listing of `EpisodeFilter`, with its bound values.
+/// The FROM, WHERE and ORDER BY of a listing of `EpisodeFilter` (its search aside: see
+/// `SearchListing`), with its bound values.
 struct ListingQuery {
     let from: String
     let conditions: [String]
     let values: [SQLValue]
     let order: String
 
-    /// Nil for a search with no word in it, which matches nothing.
-    /// - Throws: `StoreError.searchTooLong` for a search of too many words (`SearchQuery`).
-    init?(_ filter: EpisodeFilter) throws(StoreError) {
+    static let newest = "episodes.sort_date DESC, episodes.id"
+
+    init(_ filter: EpisodeFilter) {
         var conditions: [String] = []
         var values: [SQLValue] = []
-        let newest = "episodes.sort_date DESC, episodes.id"
+        let newest = Self.newest
         let joins = EpisodeListing.feedJoin + " " + EpisodeListing.playbackJoin
-        if let text = filter.search {
-            guard let match = try SearchQuery.match(text) else { return nil }
-            from = "episode_search JOIN episodes ON episodes.id = episode_search.rowid " + joins
-            conditions.append("episode_search MATCH ?")
-            values.append(.text(match))
-            order = "episode_search.rank, " + newest
-        } else if filter.onlyPlayed {
+        if filter.onlyPlayed {
             // CROSS JOIN: SQLite keeps this order, from the played episodes to their rows.
             from = "playback_state AS playback CROSS JOIN episodes ON episodes.id = playback.episode_id "
                 + EpisodeListing.feedJoin

@@ -18,6 +18,13 @@ enum SearchQuery {
     /// The query for `text`; nil when `text` has no word (only spaces or punctuation), which
     /// nothing matches.
     static func match(_ text: String) throws(StoreError) -> String? {
+        guard let words = try words(text) else { return nil }
+        return words.map { "\"" + $0 + "\"*" }.joined(separator: " ")
+    }
+
+    /// The different words of `text`, each once, as the index's tokenizer splits them (unfolded);
+    /// nil when there is none.
+    static func words(_ text: String) throws(StoreError) -> [String]? {
         var seen: Set<String> = []
         var words: [String] = []
         var characters = 0
@@ -30,8 +37,7 @@ enum SearchQuery {
         guard words.count <= wordLimit, characters <= characterLimit else {
             throw .searchTooLong(words: words.count, characters: characters)
         }
-        guard !words.isEmpty else { return nil }
-        return words.map { "\"" + $0 + "\"*" }.joined(separator: " ")
+        return words.isEmpty ? nil : words
     }
 
     /// unicode61's default token characters (categories L*, N* and Co), and the combining marks

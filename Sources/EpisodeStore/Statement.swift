@@ -135,6 +135,9 @@ public struct Row: Sendable {
 
     func int(_ name: String) -> Int64? { int(position(name)) }
 
+    /// Whether the row has a column named `name` (one a query may add).
+    func has(_ name: String) -> Bool { columns.positions[name] != nil }
+
     func string(_ name: String) -> String? { string(position(name)) }
 
     public func int(_ column: Int) -> Int64? {
