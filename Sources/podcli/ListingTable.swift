@@ -13,7 +13,7 @@ struct ListingTable {
     let acrossFeeds: Bool
     let sampleSize: Int
     private var sample: [EpisodeListing] = []
-    private var layout: (showFeed: Bool, widths: [Int])?
+    private var layout: (showFeed: Bool, showFound: Bool, widths: [Int])?
 
     init(acrossFeeds: Bool, sampleSize: Int = 1000) {
         self.acrossFeeds = acrossFeeds
@@ -30,7 +30,9 @@ struct ListingTable {
     /// `bounds` is asked once, when the sample fills.
     mutating func add(_ listing: EpisodeListing, bounds: () throws -> Bounds, emit: (String) -> Void) rethrows {
         if let layout {
-            emit(Table.line(Self.row(listing, showFeed: layout.showFeed), widths: layout.widths))
+            emit(
+                Table.line(
+                    Self.row(listing, showFeed: layout.showFeed, showFound: layout.showFound), widths: layout.widths))
             return
         }
         sample.append(listing)
@@ -45,16 +47,21 @@ struct ListingTable {
     private mutating func writeSample(bounds: Bounds?, emit: (String) -> Void) {
         let showFeed =
             acrossFeeds && ((bounds?.longestFeedTitle ?? 0) > 0 || sample.contains { $0.feedTitle != nil })
-        let header = ["ID", "DATE", "STATE", "LENGTH", "SIZE", "FORMAT"] + (showFeed ? ["FEED"] : []) + ["TITLE"]
-        let rows = sample.map { Self.row($0, showFeed: showFeed) }
+        // A search says where it found each episode: "text", a time in the transcript, or both.
+        let showFound = sample.contains { $0.searchHit != nil }
+        let header =
+            ["ID", "DATE", "STATE", "LENGTH", "SIZE", "FORMAT"] + (showFeed ? ["FEED"] : [])
+            + (showFound ? ["FOUND"] : []) + ["TITLE"]
+        let rows = sample.map { Self.row($0, showFeed: showFeed, showFound: showFound) }
         var widths = Table.widths(of: [header] + rows)
         if let bounds {
             widths[0] = max(widths[0], "\(bounds.largestID)".count)
             widths[2] = max(widths[2], Self.longestStatus)
             widths[5] = max(widths[5], Self.longestFormat)
             if showFeed { widths[6] = max(widths[6], bounds.longestFeedTitle) }
+            if showFound { widths[showFeed ? 7 : 6] = max(widths[showFeed ? 7 : 6], Self.longestFound) }
         }
-        layout = (showFeed, widths)
+        layout = (showFeed, showFound, widths)
         emit(Table.line(header, widths: widths))
         for row in rows { emit(Table.line(row, widths: widths)) }
         sample = []
@@ -66,7 +73,10 @@ struct ListingTable {
     /// "downloading", the longest word the STATE column shows.
     private static let longestStatus = EpisodeState.allCases.map(\.rawValue.count).max() ?? 0
 
-    private static func row(_ listing: EpisodeListing, showFeed: Bool) -> [String] {
+    /// "text, 1:00:00": found in the texts and an hour into the transcript.
+    private static let longestFound = "text, 1:00:00".count
+
+    private static func row(_ listing: EpisodeListing, showFeed: Bool, showFound: Bool) -> [String] {
         let line = EpisodeLine(listing)
         var row = [
             "\(line.id)", Formatting.day(listing.sortDate), line.status,
@@ -74,6 +84,7 @@ struct ListingTable {
             line.size.map(Formatting.bytes) ?? "-", line.format ?? "-",
         ]
         if showFeed { row.append(line.feed ?? "-") }
+        if showFound { row.append(line.found?.summary ?? "-") }
         let failed = listing.state == .failed ? line.lastError : nil
         row.append(line.title + (failed.map { "  (download failed: \($0))" } ?? ""))
         return row

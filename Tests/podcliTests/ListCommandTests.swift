@@ -1,3 +1,4 @@
+import EpisodeStore
 import Foundation
 import Testing
 
@@ -105,6 +106,54 @@ import TestSupport
         let none = try w.t.run(["list", "-s", "lisbon"])
         #expect(none.status == 0 && none.stdout.isEmpty)
         #expect(none.stderr == "No episodes match.\n")
+    }
+
+    /// A word said in a transcript finds the episode, with the time to play it from; past the
+    /// ranked limit the same episodes are listed newest first, and the listing says so.
+    @Test func aSearchFindsWhatWasSaidAndTheTimeToPlayItFrom() throws {
+        let w = try FeedCommandTests.World()
+        var described = w.item(1)
+        described.description = "<p>Airships over Kraków</p>"
+        var again = w.item(3)
+        again.description = "Kraków again"
+        let url = try w.serve("feed.xml", FeedCommandTests.rss(title: "Trips", items: [again, w.item(2), described]))
+        #expect(try w.t.run(["fetch", url]).status == 0)
+        let ids = Dictionary(
+            uniqueKeysWithValues: try w.episodes(["--all"]).map { ($0["title"] as! String, $0["id"] as! Int) })
+        // The transcript as the store keeps it (PodcliKit sets it when it fetches one).
+        try Library(directory: w.t.home.path).setTranscript(
+            [
+                TranscriptSegment(startMilliseconds: 0, text: "Welcome."),
+                TranscriptSegment(startMilliseconds: 3_725_400, speaker: "Guest", text: "We flew to Krako\u{301}w by airship."),
+            ], of: ids["Episode 2"]!)
+
+        let table = try w.t.run(["list", "-s", "krakow airship"])
+        #expect(table.status == 0 && table.stderr.isEmpty, "\(table)")
+        let lines = table.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("FOUND") == true, "\(table.stdout)")
+        #expect(lines.dropFirst().map { $0.contains("Episode 1") && $0.contains(" text ") } == [true, false], "\(table.stdout)")
+        #expect(lines.last?.contains(" 1:02:05 ") == true && lines.last?.contains("Episode 2") == true, "\(table.stdout)")
+        let found = try w.episodes(["-s", "krakow airship"]).map { $0["found"] as? [String: Any] }
+        #expect(found.map { $0?["texts"] as? Bool } == [true, false])
+        #expect(found.map { $0?["transcript_at"] as? Double } == [nil, 3725.4])
+        // The time is one `play --from` takes.
+        let play = try w.t.run(["play", "--from", "1:02:05", "--help"])
+        #expect(play.status == 0)
+
+        let newest = try w.t.run(["list", "-s", "krakow", "-n", "1"], environment: ["PODCLI_SEARCH_RANK_LIMIT": "1"])
+        #expect(newest.status == 0)
+        #expect(newest.stdout.contains("Episode 3") && !newest.stdout.contains("Episode 1"), "\(newest.stdout)")
+        #expect(
+            newest.stderr == """
+                More than 1 episode match, newest first: add words to rank them.
+                More may match (add --offset 1 for the next 1, --all for every one)
+
+                """, "\(newest.stderr)")
+        let all = try w.t.run(["list", "-s", "krakow", "--json"], environment: ["PODCLI_SEARCH_RANK_LIMIT": "1"])
+        let titles = try (JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as! [[String: Any]]).map { $0["title"] as! String }
+        #expect(titles == ["Episode 3", "Episode 2", "Episode 1"])
+        let ranked = try w.episodes(["-s", "krakow"]).map { $0["title"] as! String }
+        #expect(Set(ranked) == Set(titles) && ranked.last == "Episode 2", "\(ranked)")
     }
 
     /// A word typed 30,000 times lists what the word once lists, at once (issue 22: minutes and

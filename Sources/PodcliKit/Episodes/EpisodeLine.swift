@@ -28,9 +28,30 @@ public struct EpisodeLine: Encodable {
     public let starred: Bool
     /// Why the last download failed or stopped (as `show --json`'s).
     public let lastError: String?
+    /// Where a search (`list -s`) found the episode; absent in other listings.
+    public let found: Found?
+
+    /// Where a search found an episode: in its title, podcast name or description (`texts`), and
+    /// at what time in its transcript (`transcript_at`, seconds: where `play --from` hears it).
+    public struct Found: Encodable, Equatable {
+        public let texts: Bool
+        public let transcriptAt: Double?
+
+        public enum CodingKeys: String, CodingKey {
+            case texts
+            case transcriptAt = "transcript_at"
+        }
+
+        /// What the FOUND column shows: "text", the time in the transcript, or both.
+        public var summary: String {
+            let time = transcriptAt.map { Formatting.duration(seconds: Int($0)) }
+            return [texts ? "text" : nil, time].compactMap { $0 }.joined(separator: ", ")
+        }
+    }
 
     public enum CodingKeys: String, CodingKey {
         case id, uuid, feed, title, state, status, new, played, position, duration, size, format, url, kept, starred
+        case found
         case feedID = "feed_id"
         case publishedAt = "published_at"
         case lastError = "last_error"
@@ -54,6 +75,9 @@ public struct EpisodeLine: Encodable {
         kept = listing.isKept
         starred = listing.isStarred
         lastError = listing.lastError
+        found = listing.searchHit.map {
+            Found(texts: $0.inTexts, transcriptAt: $0.transcriptMilliseconds.map { Double($0) / 1000 })
+        }
         status = Self.status(
             state: listing.state, removed: listing.removedAt != nil, played: listing.played, new: new)
     }

@@ -9,8 +9,10 @@ enum List: Command {
     static let search = Option(
         "search", short: "s", valueName: "text",
         help: """
-            Only episodes whose title, podcast name or description has every word of <text> (or a word \
-            beginning with it), best match first. Case and accents do not matter.
+            Only episodes whose title, podcast name, description or a stretch of whose transcript has every \
+            word of <text> (or a word beginning with it), best match first (past \(EpisodeFilter.defaultRankedSearchLimit) \
+            matches, newest first). Case and accents do not matter. FOUND says where: text, or the time in \
+            the transcript to give 'podcli play ID --from'.
             """)
     static let limit = Option(
         "limit", short: "n", valueName: "count", help: "Show at most <count> episodes (default: \(pageSize)).")
@@ -45,6 +47,11 @@ enum List: Command {
         filter.onlyPlayed = arguments[played]
         filter.onlyStarred = arguments[starred]
         filter.search = arguments[search]
+        // For tests and tuning: how many matches are ranked before a search lists newest first.
+        if let limit = context.environment["PODCLI_SEARCH_RANK_LIMIT"].flatMap(Int.init), limit >= 0 {
+            filter.rankedSearchLimit = limit
+        }
+        let order = try library.searchOrder(filter)
 
         var shown = 0
         if arguments[json] {
@@ -77,7 +84,20 @@ enum List: Command {
             table.finish { out.print($0) }
             out.flush()
         }
-        try note(shown: shown, page: page, filter: filter, library: library, output: context.output)
+        if order == .newest {
+            newestFirstNote(ranked: filter.rankedSearchLimit, shown: shown, page: page, output: context.output)
+        } else {
+            try note(shown: shown, page: page, filter: filter, library: library, output: context.output)
+        }
+    }
+
+    /// The lines on stderr after a search listed newest first: why, and how to see more. Their
+    /// number is not counted (that would read every match, which listing newest first avoids).
+    private static func newestFirstNote(ranked limit: Int, shown: Int, page: ListingPage, output: Output) {
+        output.note(
+            "More than \(Formatting.count(limit, "episode")) match, newest first: add words to rank them.")
+        guard let pageLimit = page.limit, shown == pageLimit else { return }
+        output.note("More may match (add --offset \(page.offset + shown) for the next \(pageLimit), --all for every one)")
     }
 
     /// The page the options ask for.
