@@ -24,14 +24,17 @@ struct SearchListing {
         // What matches in each index, as a query of exact terms; a query of no term in the index
         // (the prefixes) when nothing can.
         var exact: [String] = []
+        var found: [Bool] = []
         var ranked = true
         var textRanksAsPrefixes = false
         for index in ["episode_search", "transcript_search"] {
             guard let terms = try SearchTerms(folded: folded, index: index, database: database) else {
                 exact.append(prefixes)
+                found.append(false)
                 continue
             }
             exact.append(terms.match)
+            found.append(true)
             if index == "episode_search" { textRanksAsPrefixes = terms.isOneTermEach }
             // Counted only when the vocabulary cannot tell, and no further than the limit.
             if ranked && terms.bound > limit {
@@ -83,22 +86,28 @@ struct SearchListing {
                 """
             values = [textMatch, transcriptMatch] + base.values
         case .newest:
-            let inTexts = "EXISTS (SELECT 1 FROM episode_search WHERE episode_search MATCH ? AND rowid = episodes.id)"
+            // An index that has not every word is not asked about each episode.
+            let (inTexts, inTranscript) = (found[0], found[1])
+            let textProbe = "EXISTS (SELECT 1 FROM episode_search WHERE episode_search MATCH ? AND rowid = episodes.id)"
             let ownSegments = "rowid BETWEEN episodes.id * \(segments) AND episodes.id * \(segments) + \(segments - 1)"
             // The index is asked only about an episode with a transcript.
-            let condition = """
-                (\(inTexts) OR (EXISTS (SELECT 1 FROM transcript_segments WHERE \(ownSegments))
-                    AND EXISTS (SELECT 1 FROM transcript_search WHERE transcript_search MATCH ? AND \(ownSegments))))
+            let transcriptProbe = """
+                (EXISTS (SELECT 1 FROM transcript_segments WHERE \(ownSegments))
+                    AND EXISTS (SELECT 1 FROM transcript_search WHERE transcript_search MATCH ? AND \(ownSegments)))
                 """
+            let firstSegment = """
+                (SELECT start_ms FROM transcript_segments WHERE rowid = (
+                    SELECT min(rowid) FROM transcript_search WHERE transcript_search MATCH ? AND \(ownSegments)))
+                """
+            let condition = "(\(inTexts ? textProbe : "0") OR \(inTranscript ? transcriptProbe : "0"))"
+            let probed = (inTexts ? [textMatch] : []) + (inTranscript ? [transcriptMatch] : [])
             pageSQL = """
-                SELECT \(EpisodeListing.columns), \(inTexts) AS \(SearchHit.inTextsColumn),
-                    (SELECT start_ms FROM transcript_segments WHERE rowid = (
-                        SELECT min(rowid) FROM transcript_search WHERE transcript_search MATCH ? AND \(ownSegments)
-                    )) AS \(SearchHit.transcriptColumn)
+                SELECT \(EpisodeListing.columns), \(inTexts ? textProbe : "0") AS \(SearchHit.inTextsColumn),
+                    \(inTranscript ? firstSegment : "NULL") AS \(SearchHit.transcriptColumn)
                 FROM \(base.from) WHERE \((base.conditions + [condition]).joined(separator: " AND "))
                 ORDER BY \(base.order) LIMIT ? OFFSET ?
                 """
-            values = [textMatch, transcriptMatch] + base.values + [textMatch, transcriptMatch]
+            values = probed + base.values + probed
         }
     }
 }
