@@ -35,6 +35,15 @@ measure() {
     say "  $(printf "%-${MEASURE_WIDTH:-16}s" "$name") wall $wall user $user sys $sys rss $rss KiB   [gnu: $(cat "$gt")]"
 }
 
+# rounds NAME CMD...: ROUNDS timed runs (after one untimed) of CMD.
+rounds() {
+    local name=$1
+    shift
+    "$@" >/dev/null 2>&1 || true
+    rm -f "$WORK/$name.tsv"
+    for ((r = 1; r <= ROUNDS; r++)); do measure "$name" "$@"; done
+}
+
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col_median() { cut -d' ' -f"$2" "$WORK/$1.tsv" | median; }
 col_max() { cut -d' ' -f"$2" "$WORK/$1.tsv" | sort -g | tail -n 1; }

@@ -80,14 +80,6 @@ start_nginx "$WORK" "$PORT"
 verdict() {
     awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN { r = (op == "<=") ? (a <= b) : (a < b); print (r ? "PASS" : "FAIL") }'
 }
-# rounds NAME CMD...: ROUNDS timed runs (after one untimed) of CMD.
-rounds() {
-    local name=$1
-    shift
-    "$@" >/dev/null 2>&1 || true
-    rm -f "$WORK/$name.tsv"
-    for ((r = 1; r <= ROUNDS; r++)); do measure "$name" "$@"; done
-}
 ms() { awk -v s="$(col_median "$1" 1)" 'BEGIN { printf "%.1f", s * 1000 }'; }
 db_value() { sqlite3 -readonly "$1" "$2"; }
 

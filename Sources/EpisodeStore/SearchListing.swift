@@ -28,7 +28,7 @@ struct SearchListing {
         var ranked = true
         var textRanksAsPrefixes = false
         for index in ["episode_search", "transcript_search"] {
-            guard let terms = try SearchTerms(folded: folded, index: index, database: database) else {
+            guard let terms = try SearchTerms(folded: folded, index: index, limit: limit, database: database) else {
                 exact.append(prefixes)
                 found.append(false)
                 continue
