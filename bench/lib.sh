@@ -44,6 +44,13 @@ rounds() {
     for ((r = 1; r <= ROUNDS; r++)); do measure "$name" "$@"; done
 }
 
+# sql_search WORD: the sqlite3 CLI's version of issue 15's `list -s WORD` on podcli's database:
+# every match ranked, then the page.
+sql_search() {
+    echo "SELECT e.id, e.title FROM episode_search JOIN episodes AS e ON e.id = episode_search.rowid
+      WHERE episode_search MATCH '\"$1\"*' ORDER BY episode_search.rank, e.sort_date DESC LIMIT 50"
+}
+
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col_median() { cut -d' ' -f"$2" "$WORK/$1.tsv" | median; }
 col_max() { cut -d' ' -f"$2" "$WORK/$1.tsv" | sort -g | tail -n 1; }

@@ -93,10 +93,6 @@ SQL_FEEDS="SELECT f.id, f.title, f.episode_count,
   (SELECT count(*) FROM episodes WHERE feed_id = f.id AND state = 'downloaded')
   FROM feeds AS f ORDER BY f.title COLLATE NOCASE, f.id"
 sql_show() { echo "SELECT e.*, t.* FROM episodes AS e LEFT JOIN episode_texts AS t ON t.episode_id = e.id WHERE e.id = $1"; }
-sql_search() {
-    echo "SELECT e.id, e.title FROM episode_search JOIN episodes AS e ON e.id = episode_search.rowid
-      WHERE episode_search MATCH '\"$1\"*' ORDER BY episode_search.rank, e.sort_date DESC LIMIT 50"
-}
 
 say "# podcli scale benchmark, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load before: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -65,11 +65,6 @@ growth=$(( ($(pages "$spoken") - $(pages "$plain")) * page_size ))
 text_bytes=$(sed -n 's/^transcript text: //p' "$spoken/.text-bytes" | cut -d' ' -f1)
 
 ms() { awk -v s="$(col_median "$1" "${2:-1}")" 'BEGIN { printf "%.0f", s * 1000 }'; }
-# What podcli asked SQLite before (issue 15's `list -s`): every match ranked, then the page.
-sql_ranked() {
-    echo "SELECT e.id, e.title FROM episode_search JOIN episodes AS e ON e.id = episode_search.rowid
-      WHERE episode_search MATCH '\"$1\"*' ORDER BY episode_search.rank, e.sort_date DESC LIMIT 50"
-}
 
 say "# podcli search benchmark, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 say "machine: $(nproc) cores; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -89,8 +84,8 @@ spoken-common-text|$spoken|kraków|the same, with transcripts
 spoken-rare-said|$spoken|zeppelin|once in 1 transcript in 50
 spoken-common-said|$spoken|nebula|in nearly every segment of every transcript
 LIST
-rounds sql-rare sqlite3 -readonly "$plain/podcli.db" "$(sql_ranked 100)"
-rounds sql-common sqlite3 -readonly "$plain/podcli.db" "$(sql_ranked kraków)"
+rounds sql-rare sqlite3 -readonly "$plain/podcli.db" "$(sql_search 100)"
+rounds sql-common sqlite3 -readonly "$plain/podcli.db" "$(sql_search kraków)"
 
 startup=$(col_median version 1)
 say ""
