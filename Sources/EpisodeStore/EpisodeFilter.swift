@@ -11,8 +11,9 @@ public struct EpisodeFilter: Sendable {
     /// Also matched against transcripts (schema 16): an episode is found when one of its
     /// segments has every word.
     public var search: String?
-    /// A search matching more episodes' texts than this lists them newest first instead of
-    /// ranking them (`SearchOrder`): ranking reads every match before the first one is shown.
+    /// A search matching more episodes' texts, or more transcript segments, than this lists its
+    /// episodes newest first instead of ranking them (`SearchOrder`): ranking reads every match
+    /// before the first one is shown.
     public var rankedSearchLimit = EpisodeFilter.defaultRankedSearchLimit
 
     /// Ranking 10,000 matches takes about as long as podcli takes to start (bench/README.md).
@@ -31,7 +32,8 @@ public enum SearchOrder: Equatable, Sendable {
     /// Best match first: matches in the title, podcast name or description by BM25 (a word in the
     /// title weighing most), then those found only in a transcript, newest first.
     case bestMatch
-    /// Newest first: more episodes match than `EpisodeFilter.rankedSearchLimit`.
+    /// Newest first: more episodes' texts or transcript segments match than
+    /// `EpisodeFilter.rankedSearchLimit`.
     case newest
 }
 
