@@ -102,7 +102,10 @@ import Testing
 
         let sync = try t.run(["sync"], environment: Self.password)
         #expect(sync.status == 0, "\(sync)")
-        #expect(sync.stdout.hasPrefix("Exchanged with \(server.baseURL): 1 subscribed, 1 position, nothing to send\n"))
+        #expect(
+            sync.stdout.hasPrefix(
+                "#1 News: 1 new\nExchanged with \(server.baseURL): 1 subscribed, 1 position, nothing to send\n"),
+            "\(sync)")
         let listed = try JSONSerialization.jsonObject(with: try t.run(["list", "--json"]).stdoutData) as! [[String: Any]]
         #expect(try t.show("\(listed[0]["id"] as! Int)")["position"] as? Double == 45)
 

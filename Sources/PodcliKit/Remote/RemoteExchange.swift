@@ -37,11 +37,11 @@ public struct RemoteExchange {
     let library: Library
     let server: SyncServer
     let settings: RemoteSettings
-    /// Reads a feed the server subscribed this library to, so the positions that come down next
-    /// find its episodes (a failure is the sync's refresh's to report).
-    let refresh: (Feed) -> Void
+    /// Reads the feeds the server subscribed this library to, so the positions that come down next
+    /// find their episodes (a failure is the sync's refresh's to report).
+    let refresh: ([Feed]) -> Void
 
-    public init(library: Library, server: SyncServer, settings: RemoteSettings, refresh: @escaping (Feed) -> Void) {
+    public init(library: Library, server: SyncServer, settings: RemoteSettings, refresh: @escaping ([Feed]) -> Void) {
         self.library = library
         self.server = server
         self.settings = settings
@@ -89,7 +89,7 @@ public struct RemoteExchange {
         outcome.subscriptions = try library.applyRemoteSubscriptions(
             added: subscriptions.added, removed: subscriptions.removed,
             deleteFiles: settings.unsubscribeFiles == .delete)
-        outcome.subscriptions.added.forEach(refresh)
+        if !outcome.subscriptions.added.isEmpty { refresh(outcome.subscriptions.added) }
         let changes = try library.outbox(limit: Int.max).filter { $0.episodeURL == nil }
         if !changes.isEmpty {
             let receipt = try server.uploadSubscriptionChanges(

@@ -20,6 +20,8 @@ public final class Synchronizer: Sendable {
     /// Seconds since the epoch: what ages and backoffs are measured against.
     private let clock: @Sendable () -> Int
     private let report = Mutex(SyncReport())
+    /// The feeds `refresh` read before `run`, which reads each feed once.
+    private let refreshedFirst = Mutex(Set<Int>())
 
     public init(
         libraryDirectory: String, config: Config, downloadPolicy: DownloadPolicy, feedPolicy: DownloadPolicy,
@@ -49,10 +51,12 @@ public final class Synchronizer: Sendable {
                     "\(section.location): [feed \"\(section.name)\"] names no subscription (its title, URL or number)")
             }
         }
-        let due = feeds.filter { ($0.retryAt ?? 0) <= now }
+        let readFirst = refreshedFirst.withLock { $0 }
+        let unread = feeds.filter { !readFirst.contains($0.id) }
+        let due = unread.filter { ($0.retryAt ?? 0) <= now }
         // On this thread, before the workers start (see `CurlLibrary`).
         CurlLibrary.initialize()
-        report.withLock { $0.backingOff = feeds.count - due.count }
+        report.withLock { $0.backingOff = unread.count - due.count }
         // Measures as the refreshes and downloads go on: first what older runs left unmeasured,
         // then each download as it completes.
         let measuring = MeasuringWorker(libraryDirectory: libraryDirectory) { [self] in warn($0) }
@@ -104,8 +108,13 @@ public final class Synchronizer: Sendable {
 
     // MARK: Refreshing
 
-    private func refresh(_ feeds: [Feed]) {
-        report.withLock { $0.feedsChecked = feeds.count }
+    /// Reads `feeds` now, `jobs` at once, as `run` does: what a sync server subscribed this
+    /// library to, before the positions that come down with it are merged. Their new episodes
+    /// count in the run's report.
+    public func refresh(_ feeds: [Feed]) {
+        CurlLibrary.initialize()
+        refreshedFirst.withLock { $0.formUnion(feeds.map(\.id)) }
+        report.withLock { $0.feedsChecked += feeds.count }
         WorkerPool.run(
             feeds, threads: config.sync.jobs, perHost: config.sync.hostConnections,
             host: { URLComponents(string: $0.url)?.host?.lowercased() ?? "" }
@@ -124,10 +133,11 @@ public final class Synchronizer: Sendable {
         do {
             let outcome = try updater.get().refresh(feed) { progress.note("#\(feed.id) \(feed.title): \($0)") }
             report.withLock { $0.reachedAServer = true }
-            guard case .refreshed(_, let summary) = outcome else { return }
+            guard case .refreshed(let read, let summary) = outcome else { return }
             let count = summary.newEpisodeIDs.count
             report.withLock { $0.newEpisodes += count }
-            if count > 0 { progress.result("#\(feed.id) \(feed.title): \(count) new") }
+            // By the title just read: a feed a sync server subscribed had only its URL.
+            if count > 0 { progress.result("#\(feed.id) \(read.title): \(count) new") }
         } catch let error where report.withLock({ $0.unreached.add(error, noun: "feed", verb: "not refreshed") }) {
             return  // told once for all (`reportUnreached`)
         } catch {

@@ -46,10 +46,11 @@ enum Sync: Command {
         let log = SyncLog(directory: try context.directories.get().state)
         try log.check()
         let started = DispatchTime.now().uptimeNanoseconds
-        let remote = arguments[noRemote] ? nil : exchange(config, library: library, in: context)
         let synchronizer = Synchronizer(
             libraryDirectory: library.directory, config: config, downloadPolicy: context.runPolicy,
             feedPolicy: context.feedFetcherPolicy, reporter: SyncProgress(output: context.output))
+        let remote =
+            arguments[noRemote] ? nil : exchange(config, library: library, refresh: synchronizer.refresh, in: context)
         let report = try withExtendedLifetime(lock) { try synchronizer.run(library) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let summary = report.summary + " in \(Formatting.oneDecimal(seconds)) s"
@@ -83,16 +84,16 @@ enum Sync: Command {
     /// Exchanges with the sync server when one is set, first, so what comes down (a subscription,
     /// a feed unsubscribed) is part of this sync: its summary printed, or its failure told in one
     /// line (the rest of the sync runs all the same). Nil with no server set.
-    private static func exchange(_ config: Config, library: Library, in context: Context) -> RemoteResult? {
+    private static func exchange(
+        _ config: Config, library: Library, refresh: @escaping ([Feed]) -> Void, in context: Context
+    ) -> RemoteResult? {
         let settings = config.remote
         guard let url = settings.server else { return nil }
         do {
             guard let account = try settings.account(environment: context.environment) else { return nil }
-            let updater = FeedUpdater(library: library, fetcher: context.feedFetcher(), protection: config.protection)
             // Not the run's policy: a sync server that cannot be reached says nothing of the feeds' hosts.
             let server = SyncServer(account: account, policy: context.downloadPolicy)
-            let exchange = RemoteExchange(
-                library: library, server: server, settings: settings, refresh: { _ = try? updater.refresh($0) })
+            let exchange = RemoteExchange(library: library, server: server, settings: settings, refresh: refresh)
             let summary = "Exchanged with \(url): " + (try exchange.run()).summary
             context.output.print(summary)
             return RemoteResult(logLines: ["  " + summary], failure: nil)
