@@ -28,16 +28,22 @@ struct PlaySpeedChangeTests {
 
     /// A player held up long enough for the device to run dry (stopped 300 ms) fills the device
     /// further ahead from then on, so it does not run dry again: a change is heard later than
-    /// before, and the sound plays on.
+    /// before, and the sound plays on. A player that ran dry before the stop (a machine too busy)
+    /// already fills further ahead, so "before" would not be before: one more try on a new player.
     @Test func aPlayerThatRanDryFillsFurtherAhead() throws {
-        let session = try Session()
-        let before = try session.changeHeard()
-        kill(session.process.pid, SIGSTOP)
-        Thread.sleep(forTimeInterval: 0.3)
-        kill(session.process.pid, SIGCONT)
-        let after = try session.changeHeard()
-        #expect(after > before + 0.04 && after > 0.12, "heard after \(before) s, then \(after) s")
-        #expect(session.monitor.longestGap > 0.1, "the device never ran dry")
+        for attempt in 1...2 {
+            let session = try Session()
+            let before = try session.changeHeard()
+            if session.monitor.longestGap > 0.01 && attempt == 1 { continue }
+            #expect(session.monitor.longestGap <= 0.01, "ran dry (\(session.monitor.longestGap) s) before the stop, twice")
+            kill(session.process.pid, SIGSTOP)
+            Thread.sleep(forTimeInterval: 0.3)
+            kill(session.process.pid, SIGCONT)
+            let after = try session.changeHeard()
+            #expect(after > before + 0.04 && after > 0.12, "heard after \(before) s, then \(after) s")
+            #expect(session.monitor.longestGap > 0.1, "the device never ran dry")
+            return
+        }
     }
 
     /// A player of 30 s of pink noise at 1× on the paced sink, recorded from before it starts.
