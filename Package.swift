@@ -72,12 +72,14 @@ let package = Package(
             dependencies: [
                 "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback", "PodcastDirectory", "Strings",
                 "Terminal", "AudioSession", "RemoteControl", "DesktopNotifications", "Threads", "CSystem", "GPodderSync",
+                "Transcripts",
             ]),
         .executableTarget(
             name: "podcli",
             dependencies: [
                 "Arguments", "PodcliKit", "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback",
                 "PodcastDirectory", "Strings", "Terminal", "RemoteControl", "DesktopNotifications", "Artwork", "GPodderSync",
+                "Transcripts",
             ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
@@ -105,6 +107,6 @@ let package = Package(
         .testTarget(name: "DesktopNotificationsTests", dependencies: ["DesktopNotifications", "TestSupport"]),
         .testTarget(name: "ArtworkTests", dependencies: ["Artwork", "TestSupport"]),
         .testTarget(name: "PodcliKitTests", dependencies: ["PodcliKit", "TestSupport"]),
-        .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport"]),
+        .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport", "Transcripts"]),
     ]
 )

@@ -15,7 +15,7 @@ enum Podcli {
         PauseButton.self,
         ResumeButton.self, ToggleButton.self, StopButton.self, NextButton.self, PreviousButton.self,
         NextChapterButton.self, PreviousChapterButton.self, Seek.self, SeekTo.self, Volume.self, Speed.self, Sleep.self,
-        BookmarkButton.self, Bookmarks.self, Show.self, Stats.self, ChaptersCommand.self, Keep.self, Unkeep.self, Remove.self,
+        BookmarkButton.self, Bookmarks.self, Show.self, Stats.self, ChaptersCommand.self, TranscriptCommand.self, Keep.self, Unkeep.self, Remove.self,
         Verify.self, Configure.self,
         Unsubscribe.self, Import.self, Export.self, Inspect.self,
         Mark.self, Star.self, Unstar.self,
