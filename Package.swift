@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "TestSupport"]),
         .testTarget(name: "DesktopNotificationsTests", dependencies: ["DesktopNotifications", "TestSupport"]),
         .testTarget(name: "ArtworkTests", dependencies: ["Artwork", "TestSupport"]),
-        .testTarget(name: "PodcliKitTests", dependencies: ["PodcliKit", "TestSupport"]),
+        .testTarget(name: "PodcliKitTests", dependencies: ["PodcliKit", "TestSupport", "Transcripts"]),
         .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport", "Transcripts"]),
     ]
 )

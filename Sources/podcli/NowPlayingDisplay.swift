@@ -1,6 +1,7 @@
 import EpisodeStore
 import Playback
 import PodcliKit
+import Strings
 import Terminal
 
 #if canImport(Glibc)
@@ -16,6 +17,10 @@ final class NowPlayingDisplay: PlayDisplay {
     private(set) var readerGone = false
     /// True while the now-playing line is on screen (so the next text starts on a clean line).
     private var lineShown = false
+    /// The cue `t` asked for, drawn on the line under the now-playing line.
+    private var cue: String?
+    /// True while a cue is on the line under the now-playing line (so hiding it clears that line).
+    private var cueShown = false
 
     init(output: Output) {
         var output = output
@@ -41,7 +46,7 @@ final class NowPlayingDisplay: PlayDisplay {
                 volume: status.volume, state: status.state.description, rate: status.speed,
                 sleep: status.sleep.map(NowPlaying.Sleep.init), author: author)
             let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80
-            written(output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K"))
+            written(output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K" + cueLine(columns)))
             lineShown = true
             // Said in words too: the listener may wake to a terminal that stopped by itself.
             if case .stopped(.sleepTimer, _)? = status.event,
@@ -52,6 +57,16 @@ final class NowPlayingDisplay: PlayDisplay {
         } else if let line = eventLine(status, of: episode, podcast: podcast, duration: duration) {
             written(output.print(line))
         }
+    }
+
+    func showCue(_ line: String?) { cue = line }
+
+    /// The cue on the next line, then back up (the cursor stays on the now-playing line); when it
+    /// was hidden, the line it was on cleared.
+    private func cueLine(_ columns: Int) -> String {
+        defer { cueShown = cue != nil }
+        guard let cue else { return cueShown ? "\u{1B}[J" : "" }
+        return "\n" + DisplayWidth.fit(PrintableText.line(cue), columns: columns - 1) + "\u{1B}[K\u{1B}[1A\r"
     }
 
     /// An error line on stderr that does not end the session.
@@ -73,14 +88,15 @@ final class NowPlayingDisplay: PlayDisplay {
     /// Leaves the terminal on a fresh line.
     func finish() {
         guard lineShown else { return }
-        output.stdout("\n")
-        lineShown = false
+        // The cue is gone with the session: its line is cleared, the now-playing line kept.
+        output.stdout(cueShown ? "\n\u{1B}[J" : "\n")
+        (lineShown, cueShown) = (false, false)
     }
 
     private func clearLine() {
         guard lineShown else { return }
-        output.stdout("\r\u{1B}[K")
-        lineShown = false
+        output.stdout(cueShown ? "\r\u{1B}[J" : "\r\u{1B}[K")
+        (lineShown, cueShown) = (false, false)
     }
 
     private func eventLine(_ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?) -> String?

@@ -7,6 +7,8 @@ public protocol PlayDisplay: AnyObject {
     /// The player's status, on every event and periodically. `podcast` is the feed's title;
     /// `author` the episode's author, else the feed's; `chapter` names the chapter being heard.
     func show(_ status: PlayerStatus, of episode: Episode, podcast: String?, author: String?, chapter: String?)
+    /// The cue being spoken (`t`), drawn under the now-playing line; nil hides it.
+    func showCue(_ line: String?)
     /// A line to read in passing ("Played #3 ...", "Streaming #4 ...").
     func note(_ text: String)
     /// A line about something that went wrong but did not stop playing.
@@ -16,4 +18,8 @@ public protocol PlayDisplay: AnyObject {
     /// True once the reader of the display went away (`podcli play | head -1`): the session then
     /// stops as `q` stops it, saving.
     var readerGone: Bool { get }
+}
+
+extension PlayDisplay {
+    public func showCue(_ line: String?) {}
 }

@@ -175,6 +175,7 @@ extension PlaySession {
     public func readKeys() {
         let commands = commands
         let keymap = keymap
+        let transcriptKey = transcriptKey
         let reader = ServiceThread(name: "podcli.keys") { stop in
             var decoder = KeyDecoder()
             var bytes = [UInt8](repeating: 0, count: 64)
@@ -192,6 +193,11 @@ extension PlaySession {
                 if count < 0 && (errno == EINTR || errno == EIO || errno == EAGAIN) { continue }
                 guard count > 0 else { return }
                 for key in decoder.decode(bytes[..<count]) {
+                    // The display's own key: shown or hidden at once, by the redraw it asks for.
+                    if key == .character("t") {
+                        transcriptKey.toggle()
+                        commands.post(.redraw)
+                    }
                     if let command = keymap.command(for: key) { commands.post(command) }
                 }
             }

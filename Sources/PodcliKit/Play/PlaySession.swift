@@ -19,6 +19,8 @@ public final class PlaySession {
     /// For episodes played before they are downloaded.
     private let downloadPolicy: DownloadPolicy
     public let commands = CommandQueue()
+    /// Whether `t` asked for the cue being spoken under the now-playing line.
+    public let transcriptKey = TranscriptKey()
     public let display: any PlayDisplay
     public let terminal: TerminalMode?
 
@@ -301,6 +303,7 @@ public final class PlaySession {
         let author = episode.author ?? feed?.author
         // The position last saved (media frames): saves are counted in media time.
         var lastSaved: Int?
+        var cues = PlayingTranscript(TranscriptReading.cached(for: episode, in: library))
         // Why the last save failed, until one succeeds: the position the player stops at must
         // be saved, or the user told.
         var saveFailure: StoreError?
@@ -330,6 +333,8 @@ public final class PlaySession {
                 showOnMediaControls(
                     status, of: episode, podcast: podcast, author: author, duration: duration, artwork: artworkPath,
                     chapter: chapter?.name)
+                display.showCue(
+                    cues.line(at: status.seconds, wanted: transcriptKey.isWanted, episodeID: episode.id, note: display.note))
                 display.show(status, of: episode, podcast: podcast, author: author, chapter: chapter?.name)
                 if display.readerGone { commands.post(.quit) }
                 let play = Self.play(at: status, startedAt: &playStart)

@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import Testing
+import Transcripts
+
+/// The `t` key while playing, on a real pty: the cue being spoken under the now-playing line.
+@Suite(
+    .requires(
+        PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/mpg123"),
+        "needs pulseaudio, libasound2-plugins and mpg123"))
+struct PlayTranscriptKeyTests {
+    /// The 3 s episode with a cue at its start and one at 1.5 s, cached as the fetch caches it.
+    static func playerWithTranscript() throws -> PlayTerminalTests.Player {
+        let player = try PlayTerminalTests.Player()
+        let uuid = try #require(try player.library.t.show(player.id)["uuid"] as? String)
+        let transcript = Transcript(
+            cues: [
+                TranscriptCue(start: 0, end: 1.5, speaker: "Ann", text: "First words\u{1B}[2J here."),
+                TranscriptCue(start: 1.5, speaker: "Bob", text: "Later words."),
+            ], format: .webVTT)
+        try JSONEncoder().encode(transcript).write(
+            to: URL(fileURLWithPath: player.library.t.home.path + "/episodes/\(uuid)/transcript.json"))
+        return player
+    }
+
+    @Test func tShowsTheCueBeingSpokenAsItPlaysAndHidesItAgain() throws {
+        let player = try Self.playerWithTranscript()
+        let session = try player.onTerminal()
+        #expect(session.waitForOutput(containing: "▶"))
+        #expect(!session.output.contains("First words"))
+        session.type("t")
+        // Under the now-playing line, its escape a space; then the next cue as the position passes it.
+        #expect(session.waitForOutput(containing: "\nAnn: First words [2J here."), "\(session.output)")
+        #expect(session.waitForOutput(containing: "\nBob: Later words."), "\(session.output)")
+        let shown = session.output.count
+        session.type("t")
+        // Hidden: the line under the now-playing line is cleared, and no cue is drawn again.
+        #expect(session.waitForOutput(containing: "\u{1B}[J"))
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        #expect(!String(session.output.dropFirst(shown)).contains("Later words"), "\(session.output)")
+    }
+
+    @Test func tWithoutATranscriptSaysSoOnce() throws {
+        let player = try PlayTerminalTests.Player()
+        let session = try player.onTerminal()
+        #expect(session.waitForOutput(containing: "▶"))
+        session.type("t")
+        #expect(session.waitForOutput(containing: "#\(player.id) has no transcript."), "\(session.output)")
+        #expect(try session.waitUntilExit() == 0, "\(session.output)")
+        #expect(session.output.components(separatedBy: "has no transcript").count == 2, "\(session.output)")
+    }
+}
