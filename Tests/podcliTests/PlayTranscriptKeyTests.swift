@@ -54,4 +54,21 @@ struct PlayTranscriptKeyTests {
         #expect(try session.waitUntilExit() == 0, "\(session.output)")
         #expect(session.output.components(separatedBy: "has no transcript").count == 2, "\(session.output)")
     }
+
+    /// `podcli transcript ID` of the episode playing starts where it is (`--at` still chooses).
+    @Test func transcriptOfThePlayingEpisodeStartsAtItsPosition() throws {
+        let player = try Self.playerWithTranscript()
+        let process = try player.inBackground()
+        let t = player.library.t
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.2 })
+        #expect(try t.run(["pause"]).status == 0)
+        #expect(try t.run(["seek-to", "2"]).status == 0)
+        let position = { try? t.run(["status"]).stdout.contains("0:02 / 0:03") }
+        #expect(waitUntil(timeout: 5) { position() == true })
+        let result = try t.run(["transcript", player.id])
+        #expect(result.status == 0 && result.stdout == "0:01  Bob: Later words.\n", "\(result)")
+        #expect(try t.run(["transcript", player.id, "--at", "0"]).stdout.hasPrefix("0:00  Ann: First words"))
+        #expect(try t.run(["stop"]).status == 0)
+        #expect(try process.waitUntilExit().status == 0)
+    }
 }
