@@ -7,7 +7,7 @@ import Strings
 /// A downloaded name never collides with the names podcli keeps beside the audio
 /// (`Library.isOwnFile`): it is never hidden (podcli's artwork, temporary files and what comes
 /// later all begin with a dot), never ends in `.part` (a partial download), and is never
-/// `artwork.jpg` (where podcli 0.1 cached the artwork).
+/// `artwork.jpg` (where podcli 0.1 cached the artwork) nor `transcript.json` (the transcript).
 enum FileName {
     /// Longest name kept, in UTF-8 bytes: well under NAME_MAX (255) with room for ".part".
     static let maxLength = 120
@@ -26,7 +26,7 @@ enum FileName {
     }
 
     /// Names of podcli's own that a server's name is kept away from (compared without case).
-    static let reserved: Set<String> = ["artwork.jpg"]
+    static let reserved: Set<String> = ["artwork.jpg", "transcript.json"]
 
     /// Keeps only the last path component, drops control characters and leading dots (no hidden
     /// files, no `..`), every `.part` and dot at the end, keeps away from `reserved` names, and bounds

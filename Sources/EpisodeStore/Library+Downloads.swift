@@ -36,11 +36,26 @@ extension Library {
 
     public func hasCachedChapters(of episode: Episode) -> Bool { FileSystem.isRegularFile(chaptersPath(of: episode)) }
 
+    /// The episode's transcript (`podcast:transcript`), fetched when its audio is downloaded and
+    /// kept as read (a JSON `Transcripts.Transcript`), for `podcli transcript` and the player.
+    public static let transcriptName = "transcript.json"
+
+    public func transcriptPath(of episode: Episode) -> String { directory(of: episode) + "/" + Library.transcriptName }
+
+    /// Keeps `bytes` as the episode's transcript file, as `cacheChapters` keeps chapters: written
+    /// whole, with the mode of the episode's protection, removed with the episode's directory.
+    public func cacheTranscript(_ bytes: [UInt8], of episode: Episode) throws(StoreError) {
+        try prepareDirectory(for: episode)
+        try FileSystem.replace(transcriptPath(of: episode), with: bytes, mode: episode.protection.fileMode)
+    }
+
     /// Whether `name`, in an episode's directory, is one of podcli's own files rather than a
-    /// download: hidden names (the artwork, the chapters, temporary files, and the transcripts
-    /// to come), and `artwork.jpg`, where podcli 0.1 cached the artwork. A downloaded name is never
-    /// one of them (the downloader's `FileName` sees to it).
-    public static func isOwnFile(_ name: String) -> Bool { name.hasPrefix(".") || name == "artwork.jpg" }
+    /// download: hidden names (the artwork, the chapters, temporary files), `transcript.json`,
+    /// and `artwork.jpg`, where podcli 0.1 cached the artwork. A downloaded name is never one of
+    /// them (the downloader's `FileName` sees to it).
+    public static func isOwnFile(_ name: String) -> Bool {
+        name.hasPrefix(".") || name == "artwork.jpg" || name == transcriptName
+    }
 
     /// The partial download to resume in the episode's directory, if any: a regular file (never
     /// a link, which would make podcli write where it points) that is not recorded.

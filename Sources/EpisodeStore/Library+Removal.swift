@@ -19,6 +19,8 @@ extension Library {
             try recordDeletion(of: episode, in: writer)
             try writer.run("DELETE FROM files WHERE episode_id = ?", [SQLValue(episode.id)])
             try writer.run("DELETE FROM queue WHERE episode_id = ?", [SQLValue(episode.id)])
+            // Its transcript went with the directory: `list -s` no longer finds it there.
+            try writer.run("DELETE FROM transcript_segments WHERE rowid BETWEEN ? AND ?", Self.segmentRange(of: episode.id))
             try writer.run(
                 """
                 UPDATE episodes SET state = 'new', removed_at = ?, downloaded_at = NULL, validator = NULL, is_new = 0

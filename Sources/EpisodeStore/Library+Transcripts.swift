@@ -57,7 +57,7 @@ extension Library {
     }
 
     /// The rowids the episode's segments may have.
-    private static func segmentRange(of episodeID: Int) -> [SQLValue] {
+    static func segmentRange(of episodeID: Int) -> [SQLValue] {
         [SQLValue(episodeID * segmentsPerEpisode), SQLValue(episodeID * segmentsPerEpisode + segmentsPerEpisode - 1)]
     }
 }

@@ -87,10 +87,13 @@ public struct Enclosure: Sendable, Equatable, Encodable {
     }
 }
 
+/// One `podcast:transcript` offer; an item may offer several (formats, languages).
 public struct Transcript: Sendable, Equatable, Codable {
     public var url: String
     public var type: String?
     public var language: String?
+    /// "captions" when the file is timed captions rather than a transcript proper.
+    public var rel: String? = nil
 }
 
 public struct Person: Sendable, Equatable, Codable {

@@ -344,7 +344,8 @@ private struct DocumentBuilder {
         case .podcastTranscript:
             if let url = resolve(attributes["url"]) {
                 item?.transcripts.append(
-                    Transcript(url: url, type: attributes["type"], language: attributes["language"]))
+                    Transcript(
+                        url: url, type: attributes["type"], language: attributes["language"], rel: attributes["rel"]))
             }
         case .podcastPerson:
             pendingPerson = Person(

@@ -11,7 +11,8 @@ import Testing
         ("bad\u{0}\u{7}name.mp3", "badname.mp3"),
         ("  spaced.mp3 ", "spaced.mp3"),
         ("episode.mp3.part", "episode.mp3"),
-        // Never a name podcli keeps beside the audio: a partial, a hidden file, the old artwork.
+        // Never a name podcli keeps beside the audio: a partial, a hidden file, the old artwork,
+        // the transcript.
         ("x.part.part", "x"),
         ("x.PART", "x"),
         ("x.part. .part", "x"),
@@ -20,6 +21,7 @@ import Testing
         ("..artwork.jpg", "audio-artwork.jpg"),
         ("Artwork.JPG", "audio-Artwork.JPG"),
         (".artwork.jpg", "audio-artwork.jpg"),
+        ("Transcript.JSON", "audio-Transcript.JSON"),
         ("Épisode ☕.mp3", "Épisode ☕.mp3"),
     ])
     func sanitizeKeepsOnlyASafeLastComponent(raw: String, expected: String) {

@@ -101,6 +101,17 @@ import Testing
         #expect(try hits(library, "sao МОСКВА").keys.sorted() == ["Two"])
     }
 
+    /// `podcli rm` of an episode its feed still lists keeps its row: its transcript goes with its files.
+    @Test func noHitOutlivesItsEpisodesFiles() throws {
+        let library = try makeLibrary()
+        let ids = try subscribe(library, titles: ["One", "Two"])
+        for id in ids { try library.setTranscript(interview, of: id) }
+        try library.removeFiles(of: try #require(try library.episode(id: ids[0])))
+        try expectIndexInStep(library)
+        #expect(try hits(library, "zeppelin").keys.sorted() == ["Two"])
+        #expect(try library.transcript(of: ids[0]).isEmpty)
+    }
+
     @Test func noHitOutlivesItsTranscriptOrItsEpisode() throws {
         let library = try makeLibrary()
         let ids = try subscribe(library, titles: ["One", "Two", "Three"])

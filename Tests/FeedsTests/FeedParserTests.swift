@@ -94,6 +94,7 @@ import Testing
                 <item><enclosure url="https://x/a.mp3" type="audio/mpeg"/>
                   <podcast:chapters url="https://x/ch.json" type="application/json+chapters"/>
                   <podcast:transcript url="/t.srt" type="application/srt" language="en"/>
+                  <podcast:transcript url="https://x/t.vtt" type="text/vtt" rel="captions"/>
                   <podcast:person role="host" href="https://jane.example" img="j.png">Jane Doe</podcast:person>
                 </item>
                 """,
@@ -102,7 +103,11 @@ import Testing
         #expect(feed.podcastGUID == "917393e3-1b1e-5cef-ace4-edaa54e1f810")
         let item = try #require(feed.items.first)
         #expect(item.chaptersURL == "https://x/ch.json")
-        #expect(item.transcripts == [Transcript(url: "https://example.com/t.srt", type: "application/srt", language: "en")])
+        #expect(
+            item.transcripts == [
+                Transcript(url: "https://example.com/t.srt", type: "application/srt", language: "en"),
+                Transcript(url: "https://x/t.vtt", type: "text/vtt", rel: "captions"),
+            ])
         #expect(
             item.persons == [
                 Person(name: "Jane Doe", role: "host", href: "https://jane.example", image: "https://example.com/podcast/j.png")
