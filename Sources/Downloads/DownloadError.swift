@@ -30,6 +30,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case imageTooLarge(url: String, limit: Int)
     /// A JSON chapters file longer than podcli reads.
     case chaptersTooLarge(url: String, limit: Int)
+    /// A transcript file longer than podcli reads.
+    case transcriptTooLarge(url: String, limit: Int)
     /// Writing the file failed (full disk, quota, file size limit, permissions).
     case storage(path: String, errno: Int32)
     /// The transfer ended without the whole body, after any retries.
@@ -70,6 +72,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(url) is larger than \(limit / (1024 * 1024)) MiB, more than podcli takes as artwork"
         case .chaptersTooLarge(let url, let limit):
             return "\(url) is larger than \(limit / (1024 * 1024)) MiB, more than podcli reads as chapters"
+        case .transcriptTooLarge(let url, let limit):
+            return "\(url) is larger than \(limit / (1024 * 1024)) MiB, more than podcli reads as a transcript"
         case .storage(let path, let code):
             return "could not write \(path): \(String(cString: strerror(code)))"
         case .incomplete(let url, let received, let expected):

@@ -81,6 +81,14 @@ public final class Downloader {
             tooLarge: .chaptersTooLarge(url: url, limit: Self.maximumChaptersBytes))
     }
 
+    /// A `podcast:transcript` file at `url`, into memory, as `fetchChapters` fetches chapters.
+    /// - Throws: `DownloadError` (`.transcriptTooLarge` past `maximumBytes`).
+    public func fetchTranscript(_ url: String, maximumBytes: Int) throws(DownloadError) -> [UInt8] {
+        try transfer.fetchIntoMemory(
+            url, maximumBytes: maximumBytes, acceptCompression: true, policy: policy,
+            tooLarge: .transcriptTooLarge(url: url, limit: maximumBytes))
+    }
+
     /// - Throws: `DownloadError`. A partial file that can be resumed is left in place (also when
     ///   stopped).
     public func download(_ request: DownloadRequest, onEvent: (DownloadEvent) -> Void) throws(DownloadError)

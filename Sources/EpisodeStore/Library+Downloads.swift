@@ -49,6 +49,10 @@ extension Library {
         try FileSystem.replace(transcriptPath(of: episode), with: bytes, mode: episode.protection.fileMode)
     }
 
+    public func hasCachedTranscript(of episode: Episode) -> Bool {
+        FileSystem.isRegularFile(transcriptPath(of: episode))
+    }
+
     /// Whether `name`, in an episode's directory, is one of podcli's own files rather than a
     /// download: hidden names (the artwork, the chapters, temporary files), `transcript.json`,
     /// and `artwork.jpg`, where podcli 0.1 cached the artwork. A downloaded name is never one of

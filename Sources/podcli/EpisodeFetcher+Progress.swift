@@ -14,6 +14,7 @@ extension EpisodeFetcher {
                 bar.finish()
                 output.note(message)
             case .ended: bar.finish()
+            case .warning(let line): output.note("warning: " + line)
             }
         }
         return try fetcher.fetch(episode, onStart: onStart)

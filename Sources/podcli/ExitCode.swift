@@ -34,7 +34,7 @@ enum ExitCode: Int32, CaseIterable {
         switch error {
         case let error as DownloadError:
             switch error {
-            case .imageTooLarge, .chaptersTooLarge: self = .badContent
+            case .imageTooLarge, .chaptersTooLarge, .transcriptTooLarge: self = .badContent
             case .invalidURL: self = .usage
             case .notAudio, .unplayable, .feedTooLarge, .tooLarge, .tooLong: self = .badContent
             case .storage, .lowDiskSpace: self = .storage

@@ -12,6 +12,8 @@ public struct EpisodeFetcher {
         case retrying(String)
         /// The transfer is over, whichever way.
         case ended
+        /// Something beside the audio failed (its transcript): worth a line, never a failed download.
+        case warning(String)
     }
 
     public let library: Library
@@ -79,6 +81,7 @@ public struct EpisodeFetcher {
                 of: episode, partialName: result.partialName, finalName: result.fileName, size: result.size,
                 sha256: result.sha256, contentType: result.contentType)
             cacheChapters(of: episode)
+            cacheTranscript(of: episode)
             return file
         } catch {
             onEvent?(.ended)
@@ -106,6 +109,19 @@ extension EpisodeFetcher {
             let bytes = try? downloader.fetchChapters(url)
         else { return }
         try? library.cacheChapters(bytes, of: episode)
+    }
+
+    /// Fetches, keeps and indexes the episode's transcript once, when its feed offers one podcli
+    /// reads. A failure is a warning: it costs the transcript, never the download.
+    private func cacheTranscript(of episode: Episode) {
+        guard EpisodeTranscript.preferredOffer(of: episode) != nil, !library.hasCachedTranscript(of: episode) else {
+            return
+        }
+        do {
+            _ = try EpisodeTranscript.fetch(for: episode, in: library, fetcher: downloader)
+        } catch {
+            onEvent?(.warning("#\(episode.id) \(episode.title): no transcript kept: \(error)"))
+        }
     }
 }
 

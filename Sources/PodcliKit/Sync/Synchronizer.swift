@@ -217,9 +217,12 @@ public final class Synchronizer: Sendable {
                 limits: DownloadLimits(
                     maxBytes: download.maxBytes, maxSeconds: Double(config.sync.streamMaxTime),
                     minFreeBytes: config.sync.minFree))
-            fetcher.onEvent = { [progress] event in
-                if case .progress(let received, let total) = event {
+            fetcher.onEvent = { [progress, self] event in
+                switch event {
+                case .progress(let received, let total):
                     progress.downloadProgress(download.id, received: received, total: total)
+                case .warning(let line): warn(line)
+                case .retrying, .ended: break
                 }
             }
             let file = try fetcher.fetch(episode)

@@ -33,6 +33,7 @@ import Threads
             case .progress: if events.last != "progress" { events.append("progress") }
             case .retrying(let why): events.append("retrying: \(why)")
             case .ended: events.append("ended")
+            case .warning(let line): events.append("warning: \(line)")
             }
         }
         var started = 0
