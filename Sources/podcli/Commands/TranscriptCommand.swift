@@ -29,7 +29,7 @@ enum TranscriptCommand: Command {
         let start = try arguments.value(at, as: "a time (seconds, MM:SS or H:MM:SS)", PlaybackTime.parse)
         let library = try context.library()
         let episode = try library.episode(matching: arguments[id]!)
-        guard let transcript = TranscriptReading.cached(for: episode, in: library) else {
+        guard let transcript = EpisodeTranscript.cached(for: episode, in: library) else {
             throw CommandFailure(description: "#\(episode.id) \(episode.title) has no transcript.", exitCode: .notFound)
         }
         let from = start ?? playingPosition(of: episode, in: context)
