@@ -303,7 +303,7 @@ public final class PlaySession {
         let author = episode.author ?? feed?.author
         // The position last saved (media frames): saves are counted in media time.
         var lastSaved: Int?
-        var cues = PlayingTranscript(EpisodeTranscript.cached(for: episode, in: library))
+        var cues = PlayingTranscript(EpisodeTranscript.cached(for: episode, in: self.library))
         // Why the last save failed, until one succeeds: the position the player stops at must
         // be saved, or the user told.
         var saveFailure: StoreError?

@@ -14,12 +14,14 @@ public final class TranscriptKey: Sendable {
 }
 
 /// One episode's cues for the `t` key: the line to show at a position, and a note, once each time
-/// the key is pressed, when there is no transcript.
+/// the key is pressed, when there is no transcript. The transcript is read when the key is first
+/// pressed: a play where it never is reads and holds none (a cached one may be megabytes).
 struct PlayingTranscript {
-    let transcript: Transcript?
+    private let read: () -> Transcript?
+    private var transcript: Transcript??
     private var toldMissing = false
 
-    init(_ transcript: Transcript?) { self.transcript = transcript }
+    init(_ transcript: @autoclosure @escaping () -> Transcript?) { read = transcript }
 
     /// The cue spoken at `seconds` ("Ann: what was said"), nil when it is not wanted or there is
     /// none; `note` hears "no transcript" the first time it is wanted without one.
@@ -28,7 +30,8 @@ struct PlayingTranscript {
             toldMissing = false
             return nil
         }
-        guard let cues = transcript?.cues, !cues.isEmpty else {
+        if transcript == nil { transcript = .some(read()) }
+        guard let cues = transcript??.cues, !cues.isEmpty else {
             if !toldMissing { note("#\(episodeID) has no transcript.") }
             toldMissing = true
             return nil
