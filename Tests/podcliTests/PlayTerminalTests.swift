@@ -485,7 +485,23 @@ struct PlayTerminalTests {
         let disk = try #require(player.disk)
         let process = try player.inBackground()
         #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.5 })
+        // The disk fills while paused, after the pause's save, when nothing is saved: a save the
+        // filling cut short would leave the database's log grown into the last free blocks, where
+        // a later save could fit.
+        #expect(try player.library.t.run(["pause"]).status == 0)
+        #expect(
+            waitUntil(timeout: 10) {
+                guard let result = try? player.library.t.run(["status", "--json"]), result.status == 0,
+                    let status = try? JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any],
+                    status["state"] as? String == "paused", let playing = status["position"] as? Double,
+                    let saved = try? player.position()
+                else { return false }
+                return abs(playing - saved) < 0.002
+            })
         try disk.fill(leaving: 0)
+        let heard = try player.heardSeconds()
+        #expect(try player.library.t.run(["resume"]).status == 0)
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > heard + 0.6 })
         if stop == "stop" {
             #expect(try player.library.t.run(["stop"]).status == 0)
         } else {
