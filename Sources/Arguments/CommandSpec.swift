@@ -16,11 +16,16 @@ public struct CommandSpec: Sendable {
     /// Parsed like any other, but left out of its parent's help and of "did you mean" (a command
     /// podcli runs itself, not one for people).
     public let isHidden: Bool
+    /// Where the parent's help and the man page list this command; nil: with the ungrouped ones.
+    public let group: CommandGroup?
+    /// Command lines worth copying, shown in the man page.
+    public let examples: [Example]
 
     public init(
         name: String, abstract: String, discussion: String = "",
         positionals: [Positional] = [], options: [Option] = [], flags: [Flag] = [],
-        subcommands: [CommandSpec] = [], isHidden: Bool = false
+        subcommands: [CommandSpec] = [], isHidden: Bool = false, group: CommandGroup? = nil,
+        examples: [Example] = []
     ) {
         self.name = name
         self.abstract = abstract
@@ -30,12 +35,40 @@ public struct CommandSpec: Sendable {
         self.flags = flags
         self.subcommands = subcommands
         self.isHidden = isHidden
+        self.group = group
+        self.examples = examples
     }
 
     /// A copy with `subcommands` replaced; used to add the automatic `help` subcommand.
     func with(subcommands: [CommandSpec]) -> CommandSpec {
         CommandSpec(
             name: name, abstract: abstract, discussion: discussion, positionals: positionals,
-            options: options, flags: flags, subcommands: subcommands, isHidden: isHidden)
+            options: options, flags: flags, subcommands: subcommands, isHidden: isHidden, group: group,
+            examples: examples)
+    }
+}
+
+/// The headings `--help` and the man page list a program's commands under.
+public enum CommandGroup: String, Sendable, CaseIterable {
+    case library, playback, remoteControl, maintenance
+
+    public var title: String {
+        switch self {
+        case .library: return "Library"
+        case .playback: return "Playback"
+        case .remoteControl: return "Remote control"
+        case .maintenance: return "Maintenance"
+        }
+    }
+}
+
+/// A command line and what it does, for the man page's EXAMPLES.
+public struct Example: Sendable, Hashable {
+    public let command: String
+    public let explanation: String
+
+    public init(_ command: String, _ explanation: String) {
+        self.command = command
+        self.explanation = explanation
     }
 }

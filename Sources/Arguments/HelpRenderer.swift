@@ -45,8 +45,11 @@ struct HelpRenderer {
         rows.append(("-h, --help", "Show help information.", nil))
         sections.append(Self.section("OPTIONS", rows))
         if !command.subcommands.isEmpty {
-            let rows: [Row] = command.subcommands.filter { !$0.isHidden }.map { ($0.name, $0.abstract, nil) }
-            sections.append(Self.section("SUBCOMMANDS", rows))
+            let groups = Self.grouped(command.subcommands)
+            for (group, commands) in groups {
+                let title = group?.title.uppercased() ?? (groups.count == 1 ? "SUBCOMMANDS" : "OTHER")
+                sections.append(Self.section(title, commands.map { ($0.name, $0.abstract, nil) }))
+            }
             // The `help` subcommand lives at the root: `podcli help queue <subcommand>`.
             let helpPath = ([path[0], "help"] + path.dropFirst()).joined(separator: " ")
             sections.append(["See '\(helpPath) <subcommand>' for detailed help."])
@@ -54,7 +57,14 @@ struct HelpRenderer {
         return sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
     }
 
-    private static func label(_ positional: Positional) -> String {
+    /// The visible subcommands by group, in `CommandGroup` order, the ungrouped last (under nil).
+    static func grouped(_ subcommands: [CommandSpec]) -> [(group: CommandGroup?, commands: [CommandSpec])] {
+        let visible = subcommands.filter { !$0.isHidden }
+        let groups: [CommandGroup?] = CommandGroup.allCases + [nil]
+        return groups.map { group in (group, visible.filter { $0.group == group }) }.filter { !$0.commands.isEmpty }
+    }
+
+    static func label(_ positional: Positional) -> String {
         positional.displayName + (positional.isRepeating ? " ..." : "")
     }
 
@@ -100,7 +110,7 @@ struct HelpRenderer {
     }
 
     /// Greedy word wrap; a word longer than `width` gets a line of its own.
-    private static func wrap(_ text: String, width: Int) -> [String] {
+    static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {

@@ -124,6 +124,46 @@ import Testing
                 """)
     }
 
+    @Test func rootHelpListsCommandsByGroupThenTheUngrouped() throws {
+        let parser = ArgumentParser(
+            root: CommandSpec(
+                name: "podcli", abstract: "Podcasts.",
+                subcommands: [
+                    CommandSpec(name: "sync", abstract: "Refresh.", group: .maintenance),
+                    CommandSpec(name: "pause", abstract: "Pause.", group: .remoteControl),
+                    CommandSpec(name: "fetch", abstract: "Fetch.", group: .library),
+                    CommandSpec(name: "play", abstract: "Play.", group: .playback),
+                    CommandSpec(name: "list", abstract: "List.", group: .library),
+                    CommandSpec(name: "notify", abstract: "Hidden.", isHidden: true, group: .library),
+                ]),
+            version: "1")
+        guard case .help(let help) = try parser.parse(["--help"]) else {
+            Issue.record("expected help")
+            return
+        }
+        #expect(
+            help.hasSuffix(
+                """
+                LIBRARY:
+                  fetch                   Fetch.
+                  list                    List.
+
+                PLAYBACK:
+                  play                    Play.
+
+                REMOTE CONTROL:
+                  pause                   Pause.
+
+                MAINTENANCE:
+                  sync                    Refresh.
+
+                OTHER:
+                  help                    Show subcommand help information.
+
+                See 'podcli help <subcommand>' for detailed help.
+                """), "\(help)")
+    }
+
     @Test func usageWithoutAnyOptions() throws {
         let parser = ArgumentParser(
             root: CommandSpec(name: "echo", abstract: "Echo.", positionals: [Spec.id]), version: "1")
