@@ -42,6 +42,9 @@ packages=(
     strace
     # the venv of the gpodder.net-API test server below
     python3-venv
+    # `podcli man`'s page is checked to render without a warning by both man page toolchains
+    # (Tests/podcliTests/ManCommandTests.swift): groff -man -ww and mandoc -Tlint
+    groff-base mandoc
 )
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }

@@ -29,6 +29,25 @@ enum ExitCode: Int32, CaseIterable {
     /// The sync server refused the user or password.
     case noPermission = 77
 
+    /// What the code means, for the man page's EXIT STATUS.
+    var meaning: String {
+        switch self {
+        case .success: return "Success."
+        case .drift: return "verify found files that differ from their record and were not repaired."
+        case .usage: return "The command line was wrong, or a setting's value is (EX_USAGE)."
+        case .badContent:
+            return "The content is not what it should be: not audio, not a feed, a broken file (EX_DATAERR)."
+        case .notFound: return "No such episode or feed; no player running (EX_NOINPUT)."
+        case .unavailable:
+            return "The network, the server (after retries) or the sound device is unavailable (EX_UNAVAILABLE)."
+        case .storage: return "The disk or the database failed: a full disk, permissions, I/O (EX_IOERR)."
+        case .busy:
+            return
+                "Another podcli holds what is needed, or the player cannot answer now; try again later (EX_TEMPFAIL)."
+        case .noPermission: return "The sync server refused the user or password (EX_NOPERM)."
+        }
+    }
+
     /// The code for an error a command threw.
     init(for error: Error) {
         switch error {

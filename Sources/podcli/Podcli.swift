@@ -11,14 +11,16 @@ enum Podcli {
     static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        Fetch.self, Search.self, Download.self, Refresh.self, Sync.self, RemoteCommand.self, Feeds.self, List.self, Play.self, Queue.self, Status.self, Attach.self,
+        Fetch.self, Search.self, Download.self, Refresh.self, Sync.self, RemoteCommand.self, Feeds.self, List.self,
+        Play.self, Queue.self, Status.self, Attach.self,
         PauseButton.self,
         ResumeButton.self, ToggleButton.self, StopButton.self, NextButton.self, PreviousButton.self,
         NextChapterButton.self, PreviousChapterButton.self, Seek.self, SeekTo.self, Volume.self, Speed.self, Sleep.self,
-        BookmarkButton.self, Bookmarks.self, Show.self, Stats.self, ChaptersCommand.self, TranscriptCommand.self, Keep.self, Unkeep.self, Remove.self,
+        BookmarkButton.self, Bookmarks.self, Show.self, Stats.self, ChaptersCommand.self, TranscriptCommand.self,
+        Keep.self, Unkeep.self, Remove.self,
         Verify.self, Configure.self,
         Unsubscribe.self, Import.self, Export.self, Inspect.self,
-        Mark.self, Star.self, Unstar.self,
+        Mark.self, Star.self, Unstar.self, Man.self,
         // Hidden: run by podcli itself.
         NotifyNew.self, RenderArtwork.self,
     ]

@@ -15,7 +15,7 @@ import Terminal
 enum Attach: Command {
     static let spec = CommandSpec(
         name: "attach", abstract: "Show the running player's now-playing line and take its keys (q detaches).",
-        discussion: "The keys are play's. Exits with 66 when no player is running.")
+        discussion: "The keys are play's. Exits with 66 when no player is running.", group: .playback)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let socket = try context.directories.get().controlSocket

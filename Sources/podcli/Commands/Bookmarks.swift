@@ -17,7 +17,7 @@ enum BookmarkButton: Command {
             (at most \(PlayerControl.noteLimit) characters); 'podcli bookmarks' lists them. Exits \
             with 66 when no player is running, and with 75 when the player cannot record it now \
             (suspended, not answering, or its library busy).
-            """, positionals: [note], flags: [json])
+            """, positionals: [note], flags: [json], group: .remoteControl)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         // One line to the player: a line break in the note is a space.
@@ -60,7 +60,7 @@ enum Bookmarks: Command {
             'unsubscribe --keep-bookmarks' whose episode was forgotten keeps the episode's and \
             the feed's titles and plays from its audio URL.
             """,
-        positionals: [episode], flags: [json], subcommands: subcommands.map { $0.spec })
+        positionals: [episode], flags: [json], subcommands: subcommands.map { $0.spec }, group: .playback)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

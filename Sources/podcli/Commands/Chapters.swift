@@ -20,7 +20,7 @@ enum ChaptersCommand: Command {
             An episode without chapters says so and exits 0 ([] with --json). A skipped chapter is \
             jumped over as playing reaches it; the choice is kept by the chapter's start, so it \
             holds when the chapters are read again. A number that is no chapter's exits 64.
-            """, positionals: [id], options: [skip, unskip], flags: [json])
+            """, positionals: [id], options: [skip, unskip], flags: [json], group: .playback)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

@@ -11,7 +11,7 @@ enum Configure: Command {
         name: "config", abstract: "Read or change settings in the configuration file.",
         discussion: "The file is $XDG_CONFIG_HOME/podcli/config (or config under --home): 'key = value' lines, and "
             + "[feed \"NAME\"] sections for one feed (NAME is its title, URL or number).",
-        subcommands: subcommands.map { $0.spec })
+        subcommands: subcommands.map { $0.spec }, group: .maintenance)
 
     /// Not reached: the parser refuses a group named without one of its subcommands.
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
@@ -50,7 +50,11 @@ enum ConfigSet: Command {
     static let value = Positional("value", help: "The new value.")
     static let spec = CommandSpec(
         name: "set", abstract: "Change a setting in the configuration file (comments and other lines are kept).",
-        positionals: [Configure.key, value], options: [Configure.feed])
+        positionals: [Configure.key, value], options: [Configure.feed],
+        examples: [
+            Example("podcli config set keep 5 --feed 3", "Keep only the five newest episodes of feed 3 downloaded."),
+            Example("podcli config set speed 1.3", "Play everything at 1.3 times the speed, pitch kept."),
+        ])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let reference = try Configure.reference(arguments, in: context)

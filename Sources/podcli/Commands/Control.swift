@@ -29,7 +29,7 @@ enum Status: Command {
             Exits with 66 when no player is running, and with 75 when it cannot answer (suspended \
             by Ctrl-Z, or not answering within 1 s); with --json, a report with its state is \
             printed then too.
-            """, flags: [json])
+            """, flags: [json], group: .remoteControl)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let answer: PlayerAnswer
@@ -91,45 +91,51 @@ extension RemoteButton {
 
 enum PauseButton: RemoteButton {
     static let request = "pause"
-    static let spec = CommandSpec(name: "pause", abstract: "Pause the running player.")
+    static let spec = CommandSpec(name: "pause", abstract: "Pause the running player.", group: .remoteControl)
 }
 
 enum ResumeButton: RemoteButton {
     static let request = "resume"
-    static let spec = CommandSpec(name: "resume", abstract: "Resume the running player.")
+    static let spec = CommandSpec(name: "resume", abstract: "Resume the running player.", group: .remoteControl)
 }
 
 enum ToggleButton: RemoteButton {
     static let request = "toggle"
-    static let spec = CommandSpec(name: "toggle", abstract: "Pause the running player, or resume it.")
+    static let spec = CommandSpec(
+        name: "toggle", abstract: "Pause the running player, or resume it.", group: .remoteControl)
 }
 
 enum StopButton: RemoteButton {
     static let request = "stop"
-    static let spec = CommandSpec(name: "stop", abstract: "Stop the running player (the position is saved).")
+    static let spec = CommandSpec(
+        name: "stop", abstract: "Stop the running player (the position is saved).", group: .remoteControl)
 }
 
 enum NextButton: RemoteButton {
     static let request = "next"
-    static let spec = CommandSpec(name: "next", abstract: "Go on to the next episode in the queue.")
+    static let spec = CommandSpec(
+        name: "next", abstract: "Go on to the next episode in the queue.", group: .remoteControl)
 }
 
 enum PreviousButton: RemoteButton {
     static let request = "previous"
     static let spec = CommandSpec(
-        name: "prev", abstract: "Go back to the previous episode (after its first 3 seconds: to the start).")
+        name: "prev", abstract: "Go back to the previous episode (after its first 3 seconds: to the start).",
+        group: .remoteControl)
 }
 
 enum NextChapterButton: RemoteButton {
     static let request = "next-chapter"
-    static let spec = CommandSpec(name: "next-chapter", abstract: "Go on to the next chapter of the episode playing.")
+    static let spec = CommandSpec(
+        name: "next-chapter", abstract: "Go on to the next chapter of the episode playing.", group: .remoteControl)
 }
 
 enum PreviousChapterButton: RemoteButton {
     static let request = "previous-chapter"
     static let spec = CommandSpec(
         name: "prev-chapter",
-        abstract: "Go back to the start of the chapter playing (within its first 3 seconds: to the one before).")
+        abstract: "Go back to the start of the chapter playing (within its first 3 seconds: to the one before).",
+        group: .remoteControl)
 }
 
 /// A command that sends a request with one value (the player checks it).
@@ -146,28 +152,35 @@ extension RemoteDial {
 enum Seek: RemoteDial {
     static let value = Positional("seconds", help: "How far to jump: -15 goes back, 30 or +30 forward.")
     static let spec = CommandSpec(
-        name: "seek", abstract: "Jump back or forward in the running player.", positionals: [value])
+        name: "seek", abstract: "Jump back or forward in the running player.", positionals: [value],
+        group: .remoteControl)
 }
 
 enum SeekTo: RemoteDial {
     static let value = Positional("time", help: "Where to go: seconds, MM:SS or H:MM:SS.")
     static let spec = CommandSpec(
-        name: "seek-to", abstract: "Go to a time in the running player.", positionals: [value])
+        name: "seek-to", abstract: "Go to a time in the running player.", positionals: [value], group: .remoteControl)
 }
 
 enum Volume: RemoteDial {
     static let value = Positional("percent", help: "The volume, 0 to 100.")
-    static let spec = CommandSpec(name: "volume", abstract: "Set the running player's volume.", positionals: [value])
+    static let spec = CommandSpec(
+        name: "volume", abstract: "Set the running player's volume.", positionals: [value], group: .remoteControl)
 }
 
 enum Speed: RemoteDial {
     static let value = Positional("rate", help: "The speed, 0.5 to 3.0 (pitch kept), or a change: +0.1, -0.1.")
-    static let spec = CommandSpec(name: "speed", abstract: "Set the running player's speed.", positionals: [value])
+    static let spec = CommandSpec(
+        name: "speed", abstract: "Set the running player's speed.", positionals: [value], group: .remoteControl)
 }
 
 enum Sleep: RemoteDial {
     static let value = Positional(
         "time", help: "Stop after this much listening (20m, 90s, 1h), +TIME for more, end (of the episode), or off.")
     static let spec = CommandSpec(
-        name: "sleep", abstract: "Set the running player's sleep timer (the last 10 s fade out).", positionals: [value])
+        name: "sleep", abstract: "Set the running player's sleep timer (the last 10 s fade out).", positionals: [value],
+        group: .remoteControl,
+        examples: [
+            Example("podcli sleep 20m", "Stop the running player after 20 minutes of listening.")
+        ])
 }

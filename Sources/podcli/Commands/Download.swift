@@ -13,7 +13,7 @@ enum Download: Command {
         name: "download", abstract: "Download listed episodes (as 'fetch' downloads an audio URL).",
         discussion: "An episode that fails is reported on its own line and the others go on; the exit code is the "
             + "first failure's.",
-        positionals: [ids])
+        positionals: [ids], group: .library)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

@@ -10,7 +10,10 @@ enum Export: Command {
         help: "Keep the passwords of feed URLs (user:password@host); without it they are written as ***.")
 
     static let spec = CommandSpec(
-        name: "export", abstract: "Print the subscriptions as OPML 2.0.", flags: [withCredentials])
+        name: "export", abstract: "Print the subscriptions as OPML 2.0.", flags: [withCredentials], group: .library,
+        examples: [
+            Example("podcli export > subscriptions.opml", "Save the subscriptions for another app.")
+        ])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let outlines = try context.library().subscriptions().map { OPMLOutline(url: $0.url, title: $0.title) }

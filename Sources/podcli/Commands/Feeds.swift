@@ -7,7 +7,8 @@ enum Feeds: Command {
     static let json = Flag("json", help: "Print the feeds as a JSON array.")
 
     static let spec = CommandSpec(
-        name: "feeds", abstract: "List subscribed feeds: episodes, new, last refresh, last error.", flags: [json])
+        name: "feeds", abstract: "List subscribed feeds: episodes, new, last refresh, last error.", flags: [json],
+        group: .library)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let summaries = try context.library().feeds()

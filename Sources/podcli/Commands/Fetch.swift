@@ -39,7 +39,15 @@ enum Fetch: Command {
             renamed into place in the same transaction that records it. Run the same command again \
             after an interruption to resume where it stopped.
             """,
-        positionals: [url], options: [result, protection, title, download], flags: [json])
+        positionals: [url], options: [result, protection, title, download], flags: [json], group: .library,
+        examples: [
+            Example(
+                "podcli fetch https://example.org/feed.xml --download 3",
+                "Subscribe to a feed and download its three newest episodes."),
+            Example(
+                "podcli search --limit 5 darknet diaries && podcli fetch --result 1",
+                "Find a podcast by name, then subscribe to the first result."),
+        ])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let url = try reference(arguments, in: context)

@@ -20,7 +20,10 @@ enum Import: Command {
             file alone (no network; the next sync refreshes the feeds), in one transaction; nothing is \
             deleted or overwritten. A file that is neither is exit 65, with nothing changed.
             """,
-        positionals: [file])
+        positionals: [file], group: .library,
+        examples: [
+            Example("podcli import subscriptions.opml", "Subscribe to every feed of an OPML file.")
+        ])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let path = arguments[file]!

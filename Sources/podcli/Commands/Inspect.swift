@@ -11,15 +11,16 @@ enum Inspect: Command {
 
     static let spec = CommandSpec(
         name: "inspect", abstract: "Show what podcli reads from a feed, without subscribing.",
-        positionals: [source], flags: [json])
+        positionals: [source], flags: [json], group: .maintenance)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let source = arguments[source]!
         let document: FeedDocument
         if source.contains("://") {
             // Read as a subscription would read it, recording nothing.
-            guard case .document(let read, _, _) = try FeedUpdater.fetch(
-                FeedUpdater.subscribeRequest(url: source), with: context.feedFetcher())
+            guard
+                case .document(let read, _, _) = try FeedUpdater.fetch(
+                    FeedUpdater.subscribeRequest(url: source), with: context.feedFetcher())
             else { throw FeedUpdater.servesAudio(source) }
             document = read
         } else {

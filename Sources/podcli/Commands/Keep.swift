@@ -8,7 +8,8 @@ enum Keep: Command {
         "id", help: "The episodes' numbers or unique prefixes of their UUIDs.", isRepeating: true)
 
     static let spec = CommandSpec(
-        name: "keep", abstract: "Keep episodes: 'podcli sync' never deletes them (see 'unkeep').", positionals: [ids])
+        name: "keep", abstract: "Keep episodes: 'podcli sync' never deletes them (see 'unkeep').", positionals: [ids],
+        group: .library)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         try mark(arguments, kept: true, in: context)
@@ -26,7 +27,7 @@ enum Keep: Command {
 enum Unkeep: Command {
     static let spec = CommandSpec(
         name: "unkeep", abstract: "Let 'podcli sync' delete episodes again when policy says so.",
-        positionals: [Keep.ids])
+        positionals: [Keep.ids], group: .library)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         try Keep.mark(arguments, kept: false, in: context)

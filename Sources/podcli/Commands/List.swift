@@ -32,7 +32,12 @@ enum List: Command {
             next page and --all every one. Lines are printed as they are read, so 'list --all | head' \
             stops early.
             """,
-        positionals: [feed], options: [search, limit, offset], flags: [all, new, downloaded, played, starred, json])
+        positionals: [feed], options: [search, limit, offset], flags: [all, new, downloaded, played, starred, json],
+        group: .library,
+        examples: [
+            Example("podcli list --new --downloaded", "Episodes downloaded and not yet played."),
+            Example("podcli list -s 'rust async' --all", "Every episode that mentions both words."),
+        ])
 
     /// What a page holds unless told otherwise.
     static let pageSize = 50
@@ -97,7 +102,8 @@ enum List: Command {
         output.note(
             "More than \(Formatting.count(limit, "episode")) match, newest first: add words to rank them.")
         guard let pageLimit = page.limit, shown == pageLimit else { return }
-        output.note("More may match (add --offset \(page.offset + shown) for the next \(pageLimit), --all for every one)")
+        output.note(
+            "More may match (add --offset \(page.offset + shown) for the next \(pageLimit), --all for every one)")
     }
 
     /// The page the options ask for.

@@ -10,7 +10,7 @@ enum Mark: Command {
 
     static let spec = CommandSpec(
         name: "mark", abstract: "Mark episodes played, unplayed, new or old, in bulk.",
-        subcommands: subcommands.map { $0.spec })
+        subcommands: subcommands.map { $0.spec }, group: .library)
 
     /// Not reached: the parser refuses a group named without one of its subcommands.
     static func run(_ arguments: ParsedArguments, in context: Context) throws {

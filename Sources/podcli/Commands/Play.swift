@@ -46,7 +46,14 @@ enum Play: Command {
             (exit 74). The end of an episode marks it played, takes it off the queue and plays \
             the next one.
             """,
-        positionals: [episode], options: [device, from, duration, volume, speed, skipSilence, loudness, sleep], flags: [background])
+        positionals: [episode], options: [device, from, duration, volume, speed, skipSilence, loudness, sleep],
+        flags: [background], group: .playback,
+        examples: [
+            Example("podcli play", "Play the queue, or the newest episode, from where it was left."),
+            Example(
+                "podcli play 42 --speed 1.5 --skip-silence mild --sleep 30m",
+                "Play episode 42 faster, shorter silences, for half an hour."),
+        ])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let start = try arguments.value(from, as: "a time (seconds, MM:SS or H:MM:SS)", PlaybackTime.parse)
@@ -58,7 +65,8 @@ enum Play: Command {
         listening.speed = try arguments.value(speed, as: "a speed from 0.5 to 3.0", PlaybackSpeed.parse)
         listening.skipSilence = try arguments.value(
             skipSilence, as: "off, mild, medium or aggressive", SilenceSkipping.init(rawValue:))
-        listening.loudness = try arguments.value(loudness, as: "a loudness from -40 to -5 (LUFS), or off", LoudnessTarget.init)
+        listening.loudness = try arguments.value(
+            loudness, as: "a loudness from -40 to -5 (LUFS), or off", LoudnessTarget.init)
         let sleepTimer = try arguments.value(sleep, as: "a time of listening (20m, 90s, 1h) or end", SleepTimer.parse)
         if arguments[background] {
             let pid = try BackgroundPlayer.start(
@@ -70,14 +78,17 @@ enum Play: Command {
         let config = try context.config()
         let library = try context.library()
         var settings = try Listening(config: config, library: library)
-        (settings.speed, settings.skipSilence, settings.loudness) = (listening.speed, listening.skipSilence, listening.loudness)
+        (settings.speed, settings.skipSilence, settings.loudness) = (
+            listening.speed, listening.skipSilence, listening.loudness
+        )
         let playlist = try Playlist(arguments[episode], library: library, protection: config.protection)
         let session = PlaySession(
             library: library, display: NowPlayingDisplay(output: context.output),
             device: arguments[device] ?? context.environment["PODCLI_DEVICE"] ?? config.device ?? "default",
             keymap: Keymap(skipBack: config.skipBack, skipForward: config.skipForward),
             downloadPolicy: context.downloadPolicy, controlSocket: try context.directories.get().controlSocket,
-            helpers: Helpers(context: context), requiresRemoteControl: context.environment[BackgroundPlayer.marker] == "1",
+            helpers: Helpers(context: context),
+            requiresRemoteControl: context.environment[BackgroundPlayer.marker] == "1",
             listening: settings)
         let engine = PlaybackEngine(volume: volume ?? 100, sleepTimer: sleepTimer)
         let reason = try session.run(playlist, from: start, limit: limit, engine: engine)

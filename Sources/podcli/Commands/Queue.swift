@@ -11,7 +11,7 @@ enum Queue: Command {
 
     static let spec = CommandSpec(
         name: "queue", abstract: "Manage the queue: the episodes to play next, in order.",
-        subcommands: subcommands.map { $0.spec })
+        subcommands: subcommands.map { $0.spec }, group: .playback)
 
     /// Not reached: the parser refuses a group named without one of its subcommands.
     static func run(_ arguments: ParsedArguments, in context: Context) throws {

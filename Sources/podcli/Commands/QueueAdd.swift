@@ -13,7 +13,10 @@ enum QueueAdd: Command {
 
     static let spec = CommandSpec(
         name: "add", abstract: "Add episodes to the end of the queue (a queued one keeps its place), or --next.",
-        positionals: [ids], flags: [next])
+        positionals: [ids], flags: [next],
+        examples: [
+            Example("podcli queue add --next 17 18", "Play episodes 17 and 18 next.")
+        ])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

@@ -10,7 +10,7 @@ enum Refresh: Command {
     static let spec = CommandSpec(
         name: "refresh", abstract: "Check subscribed feeds for new episodes (downloads nothing).",
         discussion: "A feed that fails is reported on its own line and the others go on.",
-        positionals: [feed])
+        positionals: [feed], group: .library)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

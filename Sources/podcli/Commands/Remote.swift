@@ -8,7 +8,7 @@ enum RemoteCommand: Command {
 
     static let spec = CommandSpec(
         name: "remote", abstract: "The sync server (gpodder-server) that 'podcli sync' exchanges with.",
-        subcommands: subcommands.map { $0.spec })
+        subcommands: subcommands.map { $0.spec }, group: .maintenance)
 
     /// Not reached: the parser refuses a group named without one of its subcommands.
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
@@ -19,7 +19,8 @@ enum RemoteCommand: Command {
 /// `podcli remote status`: the server, the last exchange, what waits to go up, the last error.
 enum RemoteStatusCommand: Command {
     static let json = Flag(
-        "json", help: "Print it as a JSON object: server, user, device, api, last_exchange (Unix seconds), "
+        "json",
+        help: "Print it as a JSON object: server, user, device, api, last_exchange (Unix seconds), "
             + "waiting (by action), last_error, last_error_at, note.")
 
     static let spec = CommandSpec(

@@ -10,7 +10,7 @@ enum Remove: Command {
         name: "rm", abstract: "Remove an episode: its files and its records, never one without the other.",
         discussion: "An episode its feed still lists keeps its record, marked deleted, so the feed does not bring it "
             + "back as new and 'podcli sync' does not download it again ('podcli fetch' of its URL does).",
-        positionals: [id])
+        positionals: [id], group: .library)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

@@ -18,7 +18,7 @@ enum Search: Command {
             and podcastindex-secret-command are set. FOLLOWING marks the feeds you subscribe to. \
             The results are kept: 'podcli fetch --result N' subscribes to result N of the last search.
             """,
-        positionals: [terms], options: [limit], flags: [json])
+        positionals: [terms], options: [limit], flags: [json], group: .library)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let term = arguments.values(terms).joined(separator: " ")

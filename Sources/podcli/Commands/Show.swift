@@ -9,7 +9,7 @@ enum Show: Command {
 
     static let spec = CommandSpec(
         name: "show", abstract: "Show an episode: its file, checksum, protection and position.",
-        positionals: [id], flags: [json])
+        positionals: [id], flags: [json], group: .library)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

@@ -10,7 +10,7 @@ enum Star: Command {
 
     static let spec = CommandSpec(
         name: "star", abstract: "Star episodes: 'podcli list --starred' lists them (see 'unstar').",
-        positionals: [ids])
+        positionals: [ids], group: .library)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         try mark(arguments, starred: true, in: context)
@@ -33,7 +33,7 @@ enum Star: Command {
 
 enum Unstar: Command {
     static let spec = CommandSpec(
-        name: "unstar", abstract: "Take the star off episodes.", positionals: [Star.ids])
+        name: "unstar", abstract: "Take the star off episodes.", positionals: [Star.ids], group: .library)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         try Star.mark(arguments, starred: false, in: context)

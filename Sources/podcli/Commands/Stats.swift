@@ -17,7 +17,7 @@ enum Stats: Command {
             intros and outros skipped (INTRO/OUTRO) were never played. FINISHED counts episodes played to their \
             end. The log begins when the library was made or upgraded to it, and says so.
             """,
-        options: [since, feed], flags: [json])
+        options: [since, feed], flags: [json], group: .maintenance)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let day = try arguments.value(since, as: "a date, YYYY-MM-DD", CalendarDay.init)

@@ -29,7 +29,12 @@ enum Sync: Command {
             subscriptions and positions with that server ('podcli remote status'); a server that cannot be \
             reached leaves the rest of the sync to run, and sets the exit code (69, or 77 for a refused password).
             """,
-        options: [jobs, limitRate], flags: [wait, noRemote])
+        options: [jobs, limitRate], flags: [wait, noRemote], group: .maintenance,
+        examples: [
+            Example(
+                "podcli sync --quiet --limit-rate 500K",
+                "What cron runs: refresh, delete, download, printing only failures.")
+        ])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         var config = try context.config()
@@ -61,11 +66,13 @@ enum Sync: Command {
                 + report.failures.map { "  failed: \($0.line)" } + report.warnings.map { "  warning: \($0)" })
         NewEpisodesNotice.post(report.newestFirst, environment: context.environment, helpers: Helpers(context: context))
         // The exchange failed first: its code is the run's.
-        let codes = (remote?.failure.map { [ExitCode(for: $0)] } ?? []) + report.failures.map { exitCode(for: $0.cause) }
+        let codes =
+            (remote?.failure.map { [ExitCode(for: $0)] } ?? []) + report.failures.map { exitCode(for: $0.cause) }
         guard let code = codes.first else { return }
         // One failure is told by its own line (a laptop with no network: one line in all).
         guard codes.count > 1 else { throw AlreadyTold(exitCode: code) }
-        throw CommandFailure(description: "sync: " + Formatting.count(codes.count, "failure") + " (see above)", exitCode: code)
+        throw CommandFailure(
+            description: "sync: " + Formatting.count(codes.count, "failure") + " (see above)", exitCode: code)
     }
 
     /// Every URL sync fetches came from the library, never from its command line: one it cannot

@@ -1,7 +1,7 @@
 import Arguments
 import EpisodeStore
-import PodcliKit
 import Playback
+import PodcliKit
 import Terminal
 import Transcripts
 
@@ -23,7 +23,7 @@ enum TranscriptCommand: Command {
         discussion: """
             Lines are wrapped to the terminal (or COLUMNS). An episode without a transcript is one \
             line on stderr and exit 66.
-            """, positionals: [id], options: [at], flags: [json])
+            """, positionals: [id], options: [at], flags: [json], group: .playback)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let start = try arguments.value(at, as: "a time (seconds, MM:SS or H:MM:SS)", PlaybackTime.parse)
@@ -33,7 +33,8 @@ enum TranscriptCommand: Command {
             throw CommandFailure(description: "#\(episode.id) \(episode.title) has no transcript.", exitCode: .notFound)
         }
         let from = start ?? playingPosition(of: episode, in: context)
-        let cues = from.map { Array(transcript.cues[TranscriptReading.cueIndex(at: $0, in: transcript.cues)...]) }
+        let cues =
+            from.map { Array(transcript.cues[TranscriptReading.cueIndex(at: $0, in: transcript.cues)...]) }
             ?? transcript.cues
         if arguments[json] {
             context.output.json(try EpisodeReport.json(cues.map(Entry.init)))
@@ -64,7 +65,8 @@ enum TranscriptCommand: Command {
             speaker = cue.speaker ?? speaker
             let wrapped = wrap(named + cue.text, width: max(width - indent.count, 20))
             for (index, text) in wrapped.enumerated() {
-                let head = index == 0 ? time + String(repeating: " ", count: indent.count - DisplayWidth.of(time)) : indent
+                let head =
+                    index == 0 ? time + String(repeating: " ", count: indent.count - DisplayWidth.of(time)) : indent
                 lines.append(head + text)
             }
         }

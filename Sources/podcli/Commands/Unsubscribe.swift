@@ -17,7 +17,7 @@ enum Unsubscribe: Command {
             deleted unless --keep-bookmarks is given: then a forgotten episode's bookmarks keep \
             its title, its feed's title and its audio URL, and play from that URL.
             """,
-        positionals: [feed], flags: [deleteFiles, keepBookmarks])
+        positionals: [feed], flags: [deleteFiles, keepBookmarks], group: .library)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

@@ -13,7 +13,7 @@ enum Verify: Command {
     static let spec = CommandSpec(
         name: "verify", abstract: "Check downloaded files against their records (size, SHA-256, mode, owner).",
         discussion: "Exits with 1 when a file differs from its record and was not repaired.",
-        positionals: [id], flags: [repair, json])
+        positionals: [id], flags: [repair, json], group: .maintenance)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()
@@ -36,7 +36,9 @@ enum Verify: Command {
             case .repaired(let episode, let file):
                 output.print("#\(episode.id) \(file.relativePath): repaired", always: true)
             case .downloaded(let episode, _, changed: true):
-                output.print("#\(episode.id): downloaded again; the server's file has changed since it was recorded", always: true)
+                output.print(
+                    "#\(episode.id): downloaded again; the server's file has changed since it was recorded",
+                    always: true)
             case .downloaded(let episode, let file, changed: false):
                 output.print("#\(episode.id) \(file.relativePath): downloaded again", always: true)
             }
