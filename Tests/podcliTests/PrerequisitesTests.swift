@@ -22,6 +22,7 @@ import Testing
             ("/usr/bin/script", "bsdutils"), ("/usr/bin/systemd-analyze", "systemd"),
             ("/usr/bin/setpriv", "util-linux"),
             ("/usr/sbin/runuser", "util-linux"), ("/bin/mount", "mount"),
+            ("/usr/bin/groff", "groff-base"), ("/usr/bin/mandoc", "mandoc"),
         ]
         var missing = tools.filter { !FileManager.default.isExecutableFile(atPath: $0.0) }.map { "\($0.0) (\($0.1))" }
         if let reason = PulseAudioServer.unavailableReason { missing.append("PulseAudio: \(reason)") }
