@@ -63,6 +63,7 @@ struct ArgumentScanner {
             guard let value = inlineValue ?? remaining.popFirst() else {
                 throw .missingValue(forOption: name)
             }
+            try option.domain.check(value, for: option.displayName)
             arguments.append(value, for: option)
         } else if let flag = flags.first(where: { Self.matches(name, $0.name, $0.short) }) {
             guard inlineValue == nil else { throw .unexpectedValue(forFlag: name) }
@@ -107,6 +108,7 @@ struct ArgumentScanner {
             if taken.isEmpty && !positional.isOptional {
                 throw .missingArgument(positional.displayName)
             }
+            for value in taken { try positional.domain.check(value, for: positional.displayName) }
             arguments.set(taken, for: positional)
         }
         if let extra = remaining.first { throw .unexpectedArgument(extra) }

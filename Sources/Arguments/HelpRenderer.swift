@@ -4,8 +4,9 @@
 /// then the global ones), SUBCOMMANDS. Labels sit in a 26-column gutter; help text wraps
 /// at 80 columns under its own column.
 struct HelpRenderer {
-    /// One line of a section before layout: `--name <value>` and what it does.
-    private typealias Row = (label: String, help: String, defaultValue: String?)
+    /// One line of a section before layout: `--name <value>`, what it does, and notes kept whole
+    /// (`(default: 20)`, `(one of: private, open)`).
+    private typealias Row = (label: String, help: String, notes: [String])
 
     private static let width = 80
     private static let helpColumn = 26
@@ -36,19 +37,19 @@ struct HelpRenderer {
         if !command.discussion.isEmpty { sections.append(Self.discussion(command.discussion)) }
         sections.append(["USAGE: " + usage(of: command, at: path)])
         if !command.positionals.isEmpty {
-            let rows: [Row] = command.positionals.map { (Self.label($0), $0.help, nil) }
+            let rows: [Row] = command.positionals.map { (Self.label($0), $0.help, [$0.domain.helpNote].compactMap { $0 }) }
             sections.append(Self.section("ARGUMENTS", rows))
         }
         var rows = command.options.map(Self.row) + command.flags.map(Self.row)
         rows += globalOptions.map(Self.row) + globalFlags.map(Self.row)
-        if path.count == 1 { rows.append(("--version", "Show the version.", nil)) }
-        rows.append(("-h, --help", "Show help information.", nil))
+        if path.count == 1 { rows.append(("--version", "Show the version.", [])) }
+        rows.append(("-h, --help", "Show help information.", []))
         sections.append(Self.section("OPTIONS", rows))
         if !command.subcommands.isEmpty {
             let groups = Self.grouped(command.subcommands)
             for (group, commands) in groups {
                 let title = group?.title.uppercased() ?? (groups.count == 1 ? "SUBCOMMANDS" : "OTHER")
-                sections.append(Self.section(title, commands.map { ($0.name, $0.abstract, nil) }))
+                sections.append(Self.section(title, commands.map { ($0.name, $0.abstract, []) }))
             }
             // The `help` subcommand lives at the root: `podcli help queue <subcommand>`.
             let helpPath = ([path[0], "help"] + path.dropFirst()).joined(separator: " ")
@@ -70,11 +71,12 @@ struct HelpRenderer {
 
     private static func row(_ option: Option) -> Row {
         let long = "\(option.displayName) <\(option.valueName)>"
-        return (option.short.map { "-\($0), \(long)" } ?? long, option.help, option.defaultValue)
+        let notes = [option.defaultValue.map { "(default: \($0))" }, option.domain.helpNote].compactMap { $0 }
+        return (option.short.map { "-\($0), \(long)" } ?? long, option.help, notes)
     }
 
     private static func row(_ flag: Flag) -> Row {
-        (flag.short.map { "-\($0), \(flag.displayName)" } ?? flag.displayName, flag.help, nil)
+        (flag.short.map { "-\($0), \(flag.displayName)" } ?? flag.displayName, flag.help, [])
     }
 
     private static func section(_ title: String, _ rows: [Row]) -> [String] {
@@ -85,9 +87,8 @@ struct HelpRenderer {
     /// the label is too wide), wrapped.
     private static func layout(_ row: Row) -> [String] {
         var text = wrap(row.help, width: width - helpColumn)
-        if let value = row.defaultValue {
-            // The note stays whole: on the last line if it fits there, else on its own.
-            let note = "(default: \(value))"
+        for note in row.notes {
+            // A note stays whole: on the last line if it fits there, else on its own.
             if let last = text.last, last.count + 1 + note.count <= width - helpColumn {
                 text[text.count - 1] += " " + note
             } else {

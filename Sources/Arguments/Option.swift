@@ -11,10 +11,12 @@ public struct Option: Sendable, Hashable {
     public let help: String
     /// Used when the option is not given; shown in help as `(default: …)`.
     public let defaultValue: String?
+    /// What the value may be (fixed choices are checked while parsing).
+    public let domain: ValueDomain
 
     public init(
         _ name: String, short: Character? = nil, valueName: String, help: String,
-        defaultValue: String? = nil
+        defaultValue: String? = nil, domain: ValueDomain = .any
     ) {
         precondition(!name.isEmpty && !name.hasPrefix("-"), "Option names are given without dashes")
         self.name = name
@@ -22,6 +24,7 @@ public struct Option: Sendable, Hashable {
         self.valueName = valueName
         self.help = help
         self.defaultValue = defaultValue
+        self.domain = domain
     }
 
     /// The name as typed on the command line: `--name`.

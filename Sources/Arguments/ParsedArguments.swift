@@ -1,11 +1,11 @@
 /// What was given on the command line for one command (plus the global options and flags).
 ///
-/// Values are keyed by name, so the `Option`/`Flag`/`Positional` used to read them
-/// only needs to match the declared one by name.
+/// Options and flags are keyed by name (what the command line names them by); positionals by
+/// the declared `Positional` itself, since a positional's name is only what help shows.
 public struct ParsedArguments: Sendable {
     private var optionValues: [String: [String]] = [:]
     private var givenFlags: Set<String> = []
-    private var positionalValues: [String: [String]] = [:]
+    private var positionalValues: [Positional: [String]] = [:]
 
     init() {}
 
@@ -25,12 +25,12 @@ public struct ParsedArguments: Sendable {
 
     /// The positional's value (the first one, for a repeating positional), or nil if not given.
     public subscript(positional: Positional) -> String? {
-        positionalValues[positional.name]?.first
+        positionalValues[positional]?.first
     }
 
     /// Every value of a repeating positional, in order.
     public func values(_ positional: Positional) -> [String] {
-        positionalValues[positional.name] ?? []
+        positionalValues[positional] ?? []
     }
 
     /// Converts an option's value (or its default); nil when there is neither.
@@ -56,6 +56,6 @@ public struct ParsedArguments: Sendable {
     }
 
     mutating func set(_ values: [String], for positional: Positional) {
-        positionalValues[positional.name] = values
+        positionalValues[positional] = values
     }
 }

@@ -14,6 +14,8 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownCommand(String, suggestion: String?)
     case missingCommand
     case invalidValue(option: String, value: String, expected: String)
+    /// A value outside an option's or positional's fixed choices (`argument`: `--protection`, `<level>`).
+    case invalidChoice(argument: String, value: String, choices: [String], suggestion: String?)
     /// For commands' own validation: a free-form message, printed as is.
     case conflicting(String)
 
@@ -35,9 +37,18 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
             "missing subcommand"
         case .invalidValue(let option, let value, let expected):
             "invalid value '\(value)' for '\(option)': expected \(expected)"
+        case .invalidChoice(let argument, let value, let choices, let suggestion):
+            "invalid value '\(value)' for '\(argument)': expected \(Self.alternatives(choices))"
+                + Self.didYouMean(suggestion)
         case .conflicting(let message):
             message
         }
+    }
+
+    /// `a`, `a or b`, `a, b or c`.
+    private static func alternatives(_ words: [String]) -> String {
+        guard let last = words.last, words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + last
     }
 
     private static func didYouMean(_ suggestion: String?) -> String {

@@ -17,7 +17,7 @@ import Testing
 
                 OPTIONS:
                   --protection <class>    Protection class: private (owner only) or open.
-                                          (default: private)
+                                          (default: private) (one of: private, open)
                   --json                  Print the result as JSON.
                   --home <dir>            Keep everything podcli writes in <dir>.
                   -q, --quiet             Print nothing but errors.

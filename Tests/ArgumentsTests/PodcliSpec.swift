@@ -10,11 +10,11 @@ enum PodcliSpec {
     static let url = Positional("url", help: "The audio or feed URL (http or https).")
     static let protection = Option(
         "protection", valueName: "class", help: "Protection class: private (owner only) or open.",
-        defaultValue: "private")
+        defaultValue: "private", domain: .choices(["private", "open"]))
     static let json = Flag("json", help: "Print the result as JSON.")
     static let limit = Option(
         "limit", short: "n", valueName: "count", help: "Show at most <count> episodes.")
-    static let id = Positional("id", help: "The episode ids.", isRepeating: true)
+    static let id = Positional("id", help: "The episode ids.", isRepeating: true, domain: .dynamic(.episode))
     static let seconds = Positional("seconds", help: "Seconds to move by; negative moves back.")
 
     static let fetch = CommandSpec(
