@@ -67,7 +67,8 @@ final class Context {
 /// Options every command accepts, before or after its name.
 enum GlobalOptions {
     static let home = Option(
-        "home", valueName: "dir", help: "Keep everything podcli writes (database, episodes, config) in <dir>.")
+        "home", valueName: "dir", help: "Keep everything podcli writes (database, episodes, config) in <dir>.",
+        domain: .directory)
     static let quiet = Flag("quiet", short: "q", help: "Print nothing but errors.")
 
     static let options = [home]

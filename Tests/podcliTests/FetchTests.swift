@@ -66,6 +66,20 @@ import Testing
         #expect(bad.stderr.hasPrefix("podcli: invalid value 'secret' for '--protection': expected private or open\n"))
     }
 
+    /// The choices are checked while parsing: before the URL is missed, anything is read or made.
+    @Test func aProtectionOutsideItsChoicesIsAUsageErrorBeforeAnythingRuns() throws {
+        let t = try CLITestCase()
+        let slip = try t.run(["fetch", "--protection", "privat"])
+        #expect(slip.status == 64)
+        #expect(
+            slip.stderr.split(separator: "\n").first
+                == "podcli: invalid value 'privat' for '--protection': expected private or open (did you mean 'private'?)",
+            "\(slip)")
+        #expect(!FileManager.default.fileExists(atPath: t.home.path + "/podcli.db"))
+        let help = try t.run(["fetch", "--help"])
+        #expect(help.stdout.contains("(one of: private, open)"), "\(help)")
+    }
+
     @Test func theConfigFileChoosesTheDefaultProtectionAndBadLinesAreNamed() throws {
         let t = try CLITestCase()
         _ = try t.home.write("# podcli\nprotection = open\n", to: "config")

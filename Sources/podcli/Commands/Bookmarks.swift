@@ -49,7 +49,8 @@ enum BookmarkButton: Command {
 enum Bookmarks: Command {
     static let subcommands: [any Command.Type] = [BookmarksRemove.self]
     static let episode = Positional(
-        "id", help: "Only this episode's bookmarks: its number or UUID prefix.", isOptional: true)
+        "id", help: "Only this episode's bookmarks: its number or UUID prefix.", isOptional: true,
+        domain: .dynamic(.episode))
     static let json = Flag("json", help: "Print the bookmarks as a JSON array.")
     static let spec = CommandSpec(
         name: "bookmarks", abstract: "List bookmarks, with the command that plays from each.",

@@ -8,7 +8,8 @@ import Terminal
 /// `podcli chapters ID [--json] [--skip N] [--unskip N]`: an episode's chapters, numbered in play
 /// order, and which of them the player skips.
 enum ChaptersCommand: Command {
-    static let id = Positional("id", help: "The episode's number or a unique prefix of its UUID.")
+    static let id = Positional(
+        "id", help: "The episode's number or a unique prefix of its UUID.", domain: .dynamic(.episode))
     static let json = Flag("json", help: "Print the chapters as a JSON array (empty when there are none).")
     static let skip = Option(
         "skip", valueName: "n", help: "Skip these chapters when playing (numbers as listed: 2, or 2,5; repeatable).")

@@ -18,10 +18,12 @@ enum Configure: Command {
         throw UsageError.missingCommand
     }
 
-    static let key = Positional("key", help: "A setting ('podcli config list' shows them all).")
+    static let key = Positional(
+        "key", help: "A setting ('podcli config list' shows them all).", domain: .dynamic(.setting))
     static let feed = Option(
         "feed", valueName: "name",
-        help: "The setting for this feed (its number, URL or a unique part of its title), in its [feed] section.")
+        help: "The setting for this feed (its number, URL or a unique part of its title), in its [feed] section.",
+        domain: .dynamic(.feed))
 
     /// The setting and feed section `arguments` name.
     static func reference(_ arguments: ParsedArguments, in context: Context) throws -> SettingReference {

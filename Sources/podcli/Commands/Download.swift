@@ -7,7 +7,8 @@ import PodcliKit
 /// `show`.
 enum Download: Command {
     static let ids = Positional(
-        "id", help: "The episodes' numbers or unique prefixes of their UUIDs.", isRepeating: true)
+        "id", help: "The episodes' numbers or unique prefixes of their UUIDs.", isRepeating: true,
+        domain: .dynamic(.episode))
 
     static let spec = CommandSpec(
         name: "download", abstract: "Download listed episodes (as 'fetch' downloads an audio URL).",

@@ -15,13 +15,15 @@ enum Fetch: Command {
         help: "A feed URL (subscribe or refresh), an audio URL (download), a subscribed feed's name or number, "
             + "or a listed episode's number or UUID prefix (download it) when no feed has it. An Apple Podcasts "
             + "link, or an itpc://, pcast://, podcast:// or feed: URL, subscribes to the feed behind it.",
-        isOptional: true)
+        isOptional: true, domain: .dynamic(.feed))
     static let result = Option(
         "result", valueName: "n", help: "Subscribe to result <n> of the last 'podcli search' (instead of <url>).")
     static let protection = Option(
         "protection", valueName: "class",
         help: "Who may read the files: private (owner only: 0700/0600) or open (0755/0644). "
-            + "Default: the config's protection, else private.")
+            + "Default: the config's protection, else private.",
+        // The default first.
+        domain: .choices([Protection.private, .open].map(\.rawValue)))
     static let title = Option("title", valueName: "text", help: "The episode's title (default: from the file name).")
     static let download = Option(
         "download", valueName: "n|all",
@@ -51,13 +53,13 @@ enum Fetch: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let url = try reference(arguments, in: context)
-        let chosenProtection = try arguments.value(protection, as: "private or open", Protection.init(rawValue:))
         let downloadCount = try arguments.value(download, as: "a number or 'all'", DownloadCount.init)
         let library = try context.library()
         let output = context.output
         let updater = FeedUpdater(
             library: library, fetcher: context.feedFetcher(),
-            protection: try chosenProtection ?? context.config().protection)
+            // The parser let only private or open through.
+            protection: try arguments[protection].flatMap(Protection.init(rawValue:)) ?? context.config().protection)
 
         let (episode, madeHere): (Episode, Bool)
         switch try FetchTarget.resolve(url, in: library).resolve(with: updater, title: arguments[title]) {

@@ -8,7 +8,9 @@ import PodcliKit
 /// (AntennaPod's database export, gPodder's Database), told apart by the file's content.
 enum Import: Command {
     static let file = Positional(
-        "file", help: "An OPML file, AntennaPod's database export or gPodder's Database file.")
+        "file", help: "An OPML file, AntennaPod's database export or gPodder's Database file.",
+        // Any file: gPodder's is named `Database`, with no extension to offer it by.
+        domain: .file(extensions: []))
 
     static let spec = CommandSpec(
         name: "import",

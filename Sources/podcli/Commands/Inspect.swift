@@ -6,7 +6,8 @@ import PodcliKit
 /// `podcli inspect FILE|URL`: reads a feed the way a subscription would, and tells what podcli
 /// finds in it, without recording anything.
 enum Inspect: Command {
-    static let source = Positional("source", help: "A feed file, or a feed's http(s) URL.")
+    static let source = Positional(
+        "source", help: "A feed file, or a feed's http(s) URL.", domain: .file(extensions: []))
     static let json = Flag("json", help: "Print everything read from the feed as JSON.")
 
     static let spec = CommandSpec(

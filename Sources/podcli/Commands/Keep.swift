@@ -5,7 +5,8 @@ import PodcliKit
 /// `podcli keep ID...` / `podcli unkeep ID...`: episodes sync's retention must never delete.
 enum Keep: Command {
     static let ids = Positional(
-        "id", help: "The episodes' numbers or unique prefixes of their UUIDs.", isRepeating: true)
+        "id", help: "The episodes' numbers or unique prefixes of their UUIDs.", isRepeating: true,
+        domain: .dynamic(.episode))
 
     static let spec = CommandSpec(
         name: "keep", abstract: "Keep episodes: 'podcli sync' never deletes them (see 'unkeep').", positionals: [ids],

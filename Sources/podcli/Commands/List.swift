@@ -5,7 +5,8 @@ import PodcliKit
 /// `podcli list [FEED]`: the episodes podcli knows, newest first, one line each, a page at a time.
 enum List: Command {
     static let feed = Positional(
-        "feed", help: "Only this feed's episodes: its number, URL, or a unique part of its title.", isOptional: true)
+        "feed", help: "Only this feed's episodes: its number, URL, or a unique part of its title.", isOptional: true,
+        domain: .dynamic(.feed))
     static let search = Option(
         "search", short: "s", valueName: "text",
         help: """

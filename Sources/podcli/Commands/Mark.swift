@@ -20,9 +20,10 @@ enum Mark: Command {
     static let ids = Positional(
         "id",
         help: "The episodes' numbers or unique prefixes of their UUIDs (none: every episode --feed and "
-            + "--before select).", isOptional: true, isRepeating: true)
+            + "--before select).", isOptional: true, isRepeating: true, domain: .dynamic(.episode))
     static let feed = Option(
-        "feed", valueName: "feed", help: "Only this feed's episodes: its number, URL, or a unique part of its title.")
+        "feed", valueName: "feed", help: "Only this feed's episodes: its number, URL, or a unique part of its title.",
+        domain: .dynamic(.feed))
     static let before = Option(
         "before", valueName: "date",
         help: "Only episodes published before <date> (YYYY-MM-DD, local time; an episode with no date counts "

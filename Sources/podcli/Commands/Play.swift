@@ -9,10 +9,11 @@ enum Play: Command {
     static let episode = Positional(
         "id|url",
         help: "The episode's number or UUID prefix, or an audio URL (default: the queue).",
-        isOptional: true)
+        isOptional: true, domain: .dynamic(.episode))
     static let device = Option(
         "device", valueName: "name",
-        help: "The ALSA device (default: PODCLI_DEVICE, the config's device, else 'default'); 'null' plays silently.")
+        help: "The ALSA device (default: PODCLI_DEVICE, the config's device, else 'default'); 'null' plays silently.",
+        domain: .dynamic(.device))
     static let from = Option(
         "from", valueName: "time", help: "Start at <time> (seconds, MM:SS or H:MM:SS) instead of where it was left.")
     static let duration = Option("for", valueName: "time", help: "Stop after playing <time> of audio.")
@@ -21,7 +22,8 @@ enum Play: Command {
         "speed", valueName: "rate", help: "Play at this speed, pitch kept: 0.5 to 3.0 (default: the config's speed).")
     static let skipSilence = Option(
         "skip-silence", valueName: "level",
-        help: "Shorten silences: off, mild, medium or aggressive (default: the config's skip-silence).")
+        help: "Shorten silences: off, mild, medium or aggressive (default: the config's skip-silence).",
+        domain: .choices(SilenceSkipping.allCases.map(\.rawValue)))
     static let loudness = Option(
         "loudness", valueName: "lufs|off",
         help: "Bring episodes to this loudness, e.g. -16, or off (default: the config's loudness).")
@@ -63,8 +65,8 @@ enum Play: Command {
         }
         var listening = Listening()
         listening.speed = try arguments.value(speed, as: "a speed from 0.5 to 3.0", PlaybackSpeed.parse)
-        listening.skipSilence = try arguments.value(
-            skipSilence, as: "off, mild, medium or aggressive", SilenceSkipping.init(rawValue:))
+        // The parser let only the levels through.
+        listening.skipSilence = arguments[skipSilence].flatMap(SilenceSkipping.init(rawValue:))
         listening.loudness = try arguments.value(
             loudness, as: "a loudness from -40 to -5 (LUFS), or off", LoudnessTarget.init)
         let sleepTimer = try arguments.value(sleep, as: "a time of listening (20m, 90s, 1h) or end", SleepTimer.parse)

@@ -7,7 +7,7 @@ import PodcliKit
 enum QueueAdd: Command {
     static let ids = Positional(
         "id", help: "The episodes' numbers or unique prefixes of their UUIDs, in the order to play them.",
-        isRepeating: true)
+        isRepeating: true, domain: .dynamic(.episode))
     static let next = Flag(
         "next", help: "Play them next: at the front of the queue, ahead of the rest (a queued one is moved there).")
 

@@ -4,7 +4,8 @@ import PodcliKit
 
 /// `podcli queue move ID POSITION`: puts a queued episode at another place in the queue.
 enum QueueMove: Command {
-    static let id = Positional("id", help: "The queued episode's number or a unique prefix of its UUID.")
+    static let id = Positional(
+        "id", help: "The queued episode's number or a unique prefix of its UUID.", domain: .dynamic(.episode))
     static let position = Positional(
         "position", help: "Where it goes: 1 plays first ('podcli queue ls' shows each one's place in the # column).")
 

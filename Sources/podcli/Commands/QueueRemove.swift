@@ -6,7 +6,8 @@ import Strings
 /// `podcli queue rm ID...`: takes episodes out of the queue; they stay in the library.
 enum QueueRemove: Command {
     static let ids = Positional(
-        "id", help: "The episodes' numbers or unique prefixes of their UUIDs.", isRepeating: true)
+        "id", help: "The episodes' numbers or unique prefixes of their UUIDs.", isRepeating: true,
+        domain: .dynamic(.episode))
 
     static let spec = CommandSpec(
         name: "rm", abstract: "Remove episodes from the queue (not from the library).", positionals: [ids])

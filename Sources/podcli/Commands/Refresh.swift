@@ -5,7 +5,8 @@ import PodcliKit
 /// `podcli refresh [FEED]`: fetches subscribed feeds (conditional GET) and records new episodes.
 enum Refresh: Command {
     static let feed = Positional(
-        "feed", help: "Only this feed: its number, URL, or a unique part of its title.", isOptional: true)
+        "feed", help: "Only this feed: its number, URL, or a unique part of its title.", isOptional: true,
+        domain: .dynamic(.feed))
 
     static let spec = CommandSpec(
         name: "refresh", abstract: "Check subscribed feeds for new episodes (downloads nothing).",

@@ -4,7 +4,8 @@ import PodcliKit
 
 /// `podcli rm ID`: deletes an episode's files and records together.
 enum Remove: Command {
-    static let id = Positional("id", help: "The episode's number or a unique prefix of its UUID.")
+    static let id = Positional(
+        "id", help: "The episode's number or a unique prefix of its UUID.", domain: .dynamic(.episode))
 
     static let spec = CommandSpec(
         name: "rm", abstract: "Remove an episode: its files and its records, never one without the other.",

@@ -4,7 +4,8 @@ import PodcliKit
 
 /// `podcli show ID`: everything recorded about one episode.
 enum Show: Command {
-    static let id = Positional("id", help: "The episode's number or a unique prefix of its UUID.")
+    static let id = Positional(
+        "id", help: "The episode's number or a unique prefix of its UUID.", domain: .dynamic(.episode))
     static let json = Flag("json", help: "Print the episode as JSON.")
 
     static let spec = CommandSpec(

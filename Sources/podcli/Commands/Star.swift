@@ -6,7 +6,8 @@ import PodcliKit
 /// (`list --starred`).
 enum Star: Command {
     static let ids = Positional(
-        "id", help: "The episodes' numbers or unique prefixes of their UUIDs.", isRepeating: true)
+        "id", help: "The episodes' numbers or unique prefixes of their UUIDs.", isRepeating: true,
+        domain: .dynamic(.episode))
 
     static let spec = CommandSpec(
         name: "star", abstract: "Star episodes: 'podcli list --starred' lists them (see 'unstar').",

@@ -6,7 +6,8 @@ import PodcliKit
 enum Stats: Command {
     static let since = Option("since", valueName: "date", help: "Count from this day on (YYYY-MM-DD, local time).")
     static let feed = Option(
-        "feed", valueName: "feed", help: "Only this feed: its number, URL, or a unique part of its title.")
+        "feed", valueName: "feed", help: "Only this feed: its number, URL, or a unique part of its title.",
+        domain: .dynamic(.feed))
     static let json = Flag("json", help: "Print the statistics as JSON (times in seconds).")
 
     static let spec = CommandSpec(

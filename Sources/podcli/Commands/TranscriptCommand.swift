@@ -12,7 +12,8 @@ import Transcripts
 /// `podcli transcript ID [--at TIME] [--json]`: what is said in an episode, cue by cue, with
 /// times and speakers, from the cue being spoken at a time.
 enum TranscriptCommand: Command {
-    static let id = Positional("id", help: "The episode's number or a unique prefix of its UUID.")
+    static let id = Positional(
+        "id", help: "The episode's number or a unique prefix of its UUID.", domain: .dynamic(.episode))
     static let at = Option(
         "at", valueName: "time",
         help: "Start at the cue spoken at <time> (seconds, MM:SS or H:MM:SS); default: where it plays now, if it does.")

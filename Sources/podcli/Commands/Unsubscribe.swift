@@ -4,7 +4,8 @@ import PodcliKit
 
 /// `podcli unsubscribe FEED`: ends a subscription, keeping downloaded episodes unless asked.
 enum Unsubscribe: Command {
-    static let feed = Positional("feed", help: "The feed's number, URL, or a unique part of its title.")
+    static let feed = Positional(
+        "feed", help: "The feed's number, URL, or a unique part of its title.", domain: .dynamic(.feed))
     static let deleteFiles = Flag("delete-files", help: "Also remove the feed's downloaded episodes and their files.")
     static let keepBookmarks = Flag(
         "keep-bookmarks", help: "Keep the bookmarks of the feed's episodes (they are deleted with the feed).")
