@@ -85,7 +85,7 @@ let package = Package(
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
         // temporary directories and the runner for the built podcli executable.
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py", "notification_server.py", "gpodder_server.py", "sync_dialect_server.py", "directory_server.py"]),
-        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "TestSupport"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         // CSQLite: a test holds locks with a bare connection, as another process would; Feeds: media keys

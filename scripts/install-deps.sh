@@ -45,6 +45,9 @@ packages=(
     # `podcli man`'s page is checked to render without a warning by both man page toolchains
     # (Tests/podcliTests/ManCommandTests.swift): groff -man -ww and mandoc -Tlint
     groff-base mandoc
+    # the shells whose completion scripts 'podcli completions' generates; the tests load each
+    # script into the real shell and complete with it (Tests/Support/CompletionShells.swift)
+    zsh fish
 )
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }

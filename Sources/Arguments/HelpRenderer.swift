@@ -37,7 +37,7 @@ struct HelpRenderer {
         if !command.discussion.isEmpty { sections.append(Self.discussion(command.discussion)) }
         sections.append(["USAGE: " + usage(of: command, at: path)])
         if !command.positionals.isEmpty {
-            let rows: [Row] = command.positionals.map { (Self.label($0), $0.help, [$0.domain.helpNote].compactMap { $0 }) }
+            let rows: [Row] = command.positionals.map { (Self.label($0), $0.help, $0.notes) }
             sections.append(Self.section("ARGUMENTS", rows))
         }
         var rows = command.options.map(Self.row) + command.flags.map(Self.row)
@@ -71,8 +71,7 @@ struct HelpRenderer {
 
     private static func row(_ option: Option) -> Row {
         let long = "\(option.displayName) <\(option.valueName)>"
-        let notes = [option.defaultValue.map { "(default: \($0))" }, option.domain.helpNote].compactMap { $0 }
-        return (option.short.map { "-\($0), \(long)" } ?? long, option.help, notes)
+        return (option.short.map { "-\($0), \(long)" } ?? long, option.help, option.notes)
     }
 
     private static func row(_ flag: Flag) -> Row {

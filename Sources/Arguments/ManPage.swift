@@ -79,7 +79,7 @@ public enum ManPage {
 
     static func item(_ option: Option) -> ManBlock {
         let label = (option.short.map { "-\($0), " } ?? "") + "\(option.displayName) <\(option.valueName)>"
-        return .item(label: label, text: option.help + (option.defaultValue.map { " (default: \($0))" } ?? ""))
+        return .item(label: label, text: ([option.help] + option.notes).joined(separator: " "))
     }
 
     static func item(_ flag: Flag) -> ManBlock {
@@ -180,7 +180,9 @@ public enum ManPage {
                 text(paragraph)
             }
             let items =
-                command.positionals.map { ManBlock.item(label: HelpRenderer.label($0), text: $0.help) }
+                command.positionals.map {
+                    ManBlock.item(label: HelpRenderer.label($0), text: ([$0.help] + $0.notes).joined(separator: " "))
+                }
                 + command.options.map(ManPage.item) + command.flags.map(ManPage.item)
             if !items.isEmpty {
                 control(".RS")

@@ -3,7 +3,8 @@
 public enum ValueDomain: Sendable, Hashable {
     /// Anything; nothing to complete.
     case any
-    /// One of these words (without whitespace), checked while parsing.
+    /// One of these words, checked while parsing. Plain words (letters, digits, `-`, `_`, `.`): the
+    /// scripts hand them to the shells as word lists.
     case choices([String])
     /// A file whose name ends in one of these extensions (without the dot); none: any file.
     case file(extensions: [String])
@@ -31,4 +32,15 @@ public enum CompletionKind: String, Sendable, CaseIterable {
     case feed, episode, setting
     /// An ALSA playback device.
     case device
+}
+
+extension Option {
+    /// What help and the man page add after the help text, kept whole: `(default: 20)`,
+    /// `(one of: private, open)`.
+    var notes: [String] { [defaultValue.map { "(default: \($0))" }, domain.helpNote].compactMap { $0 } }
+}
+
+extension Positional {
+    /// What help and the man page add after the help text: `(one of: bash, zsh, fish)`.
+    var notes: [String] { [domain.helpNote].compactMap { $0 } }
 }

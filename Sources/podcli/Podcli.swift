@@ -20,9 +20,9 @@ enum Podcli {
         Keep.self, Unkeep.self, Remove.self,
         Verify.self, Configure.self,
         Unsubscribe.self, Import.self, Export.self, Inspect.self,
-        Mark.self, Star.self, Unstar.self, Man.self,
+        Mark.self, Star.self, Unstar.self, Man.self, Completions.self,
         // Hidden: run by podcli itself.
-        NotifyNew.self, RenderArtwork.self,
+        NotifyNew.self, RenderArtwork.self, CompleteCommand.self,
     ]
 
     static let spec = CommandSpec(

@@ -1,0 +1,103 @@
+import Arguments
+import EpisodeStore
+import FoundationEssentials
+import PodcliKit
+import Strings
+
+/// `podcli completions bash|zsh|fish`: the shell's completion script, generated from the
+/// command specs by `CompletionScript`; its dynamic values come from `podcli __complete`.
+enum Completions: Command {
+    static let shell = Positional(
+        "shell", help: "The shell the script is for.", domain: .choices(["bash", "zsh", "fish"]))
+
+    static let spec = CommandSpec(
+        name: "completions", abstract: "Print a completion script for bash, zsh or fish.",
+        discussion: """
+            bash: source it, or save it as ~/.local/share/bash-completion/completions/podcli.
+            zsh: save it as _podcli in a directory of $fpath (before compinit runs).
+            fish: save it as ~/.config/fish/completions/podcli.fish.
+            Episode and feed numbers are completed with their titles, from the library.
+            """,
+        positionals: [shell], group: .maintenance,
+        examples: [
+            Example(
+                "podcli completions bash > ~/.local/share/bash-completion/completions/podcli",
+                "Complete podcli's commands, options and episodes in bash from the next shell on.")
+        ])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let root = Podcli.parser.root
+        let (options, flags) = (GlobalOptions.options, GlobalOptions.flags)
+        let script: String
+        // The parser let only these three through.
+        switch arguments[shell] {
+        case "zsh":
+            script = CompletionScript.zsh(for: root, commandName: root.name, globalOptions: options, globalFlags: flags)
+        case "fish":
+            script = CompletionScript.fish(for: root, commandName: root.name, globalOptions: options, globalFlags: flags)
+        default:
+            script = CompletionScript.bash(for: root, commandName: root.name, globalOptions: options, globalFlags: flags)
+        }
+        // Podcli's own text, printed as is (a help text's `user:password@host` is not a password).
+        context.output.stdout(script)
+    }
+}
+
+/// `podcli __complete KIND [PREFIX]`: the values a completion script offers for KIND, one
+/// `VALUE<TAB>DESCRIPTION` a line, those starting with PREFIX. Hidden: the scripts run it.
+///
+/// Run at every Tab, so it reads little: the newest episodes only, and nothing at all (no
+/// library made) where there is no library yet.
+enum CompleteCommand: Command {
+    static let kind = Positional(
+        "kind", help: "What to list.", domain: .choices(CompletionKind.allCases.map(\.rawValue)))
+    static let prefix = Positional("prefix", help: "Only values starting with this.", isOptional: true)
+    /// The episodes offered: the newest, as many as a screen shows.
+    static let episodeLimit = 100
+
+    static let spec = CommandSpec(
+        name: "__complete", abstract: "List the values a completion script offers.", positionals: [kind, prefix],
+        isHidden: true)
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let prefix = arguments[prefix] ?? ""
+        // The parser let only the kinds through.
+        let candidates = try self.candidates(CompletionKind(rawValue: arguments[kind]!)!, in: context)
+        for (value, description) in candidates where value.hasPrefix(prefix) {
+            // A feed's titles could hold escape sequences: each field made printable, then the tab.
+            guard
+                context.output.stdout(PrintableText.line(value) + "\t" + PrintableText.line(description) + "\n")
+            else { return }
+        }
+    }
+
+    private static func candidates(_ kind: CompletionKind, in context: Context) throws -> [(String, String)] {
+        switch kind {
+        case .setting:
+            return Setting.allCases.map { ($0.rawValue, $0.summary) }
+        case .device:
+            // No listing of ALSA's devices yet: the two names podcli itself gives a meaning.
+            return [("default", "ALSA's default device"), ("null", "play silently")]
+        case .feed:
+            guard let library = try existingLibrary(in: context) else { return [] }
+            return try library.subscriptions().map { ("\($0.id)", $0.title) }
+        case .episode:
+            guard let library = try existingLibrary(in: context) else { return [] }
+            var episodes: [(String, String)] = []
+            // Newest first, through the listing's index on the date, at most a screenful.
+            try library.forEachListing(EpisodeFilter(), page: ListingPage(limit: episodeLimit)) { episode in
+                let title = episode.feedTitle.map { "\(episode.title) (\($0))" } ?? episode.title
+                episodes.append(("\(episode.id)", title))
+                return true
+            }
+            return episodes
+        }
+    }
+
+    /// The library, unless there is none yet: completing makes nothing.
+    private static func existingLibrary(in context: Context) throws -> Library? {
+        let data = try context.directories.get().data
+        guard FileManager.default.fileExists(atPath: data + "/podcli.db") else { return nil }
+        return try context.library()
+    }
+}

@@ -1,0 +1,88 @@
+import Arguments
+import Foundation
+import TestSupport
+import Testing
+
+/// The scripts `CompletionScript` generates, loaded by the real shells and asked to complete
+/// command lines of the small podcli-like tree.
+@Suite struct CompletionScriptTests {
+    typealias Spec = PodcliSpec
+
+    /// A shell, its generator and how to drive it.
+    struct Shell: CustomStringConvertible, Sendable {
+        let name: String
+        let path: String
+        let generate: @Sendable (CommandSpec) -> String
+        let complete: @Sendable (String, [String], [String: String]) throws -> [String]
+        var description: String { name }
+    }
+
+    static let shells = [
+        Shell(
+            name: "bash", path: CompletionShells.bashPath,
+            generate: { CompletionScript.bash(for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet]) },
+            complete: { try CompletionShells.bash(script: $0, words: $1, environment: $2) }),
+        Shell(
+            name: "zsh", path: CompletionShells.zshPath,
+            generate: { CompletionScript.zsh(for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet]) },
+            complete: { try CompletionShells.zsh(script: $0, words: $1, environment: $2) }),
+        Shell(
+            name: "fish", path: CompletionShells.fishPath,
+            generate: { CompletionScript.fish(for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet]) },
+            complete: { try CompletionShells.fish(script: $0, words: $1, environment: $2) }),
+    ]
+
+    /// The shells here (every one under CI=true, where a missing shell is a failure).
+    static var installedShells: [Shell] { shells.filter { TestEnvironment.has($0.path) || TestEnvironment.isCI } }
+
+    @Test(arguments: installedShells)
+    func completesCommandsOptionsAndChoicesButNoHiddenCommand(shell: Shell) throws {
+        let script = shell.generate(Spec.parser.root)
+        let environment = ProcessInfo.processInfo.environment
+        func complete(_ words: String...) throws -> Set<String> { Set(try shell.complete(script, words, environment)) }
+        #expect(try complete("podcli", "qu") == ["queue"])
+        #expect(try complete("podcli", "--home", "/tmp", "queue", "") == ["add", "rm"])
+        #expect(try complete("podcli", "fetch", "--pro") == ["--protection"])
+        #expect(try complete("podcli", "fetch", "--protection", "") == ["private", "open"])
+        #expect(try complete("podcli", "fetch", "--protection", "o") == ["open"])
+        #expect(try complete("podcli", "list", "-") == ["-n", "--limit", "--json", "--home", "-q", "--quiet", "-h", "--help"])
+        // (fish falls back to fuzzy matches when nothing starts with the word.)
+        #expect(try !complete("podcli", "noti").contains("notify-new"))
+        #expect(try complete("podcli", "he") == ["help"])
+    }
+
+    /// A dynamic kind is asked of `podcli __complete KIND PREFIX`, with the global options given on
+    /// the line (here a stand-in podcli that answers with its own arguments).
+    @Test(arguments: installedShells)
+    func aDynamicValueIsAskedOfTheCommandWithTheGlobalOptionsGiven(shell: Shell) throws {
+        let bin = try TemporaryDirectory(prefix: "completion-bin")
+        let podcli = try bin.write("#!/bin/sh\nIFS=_\nprintf '%s\\tasked\\n' \"1$*\" 12 13 4\n", to: "podcli")
+        #expect(chmod(podcli.path, 0o755) == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let script = shell.generate(Spec.parser.root)
+        let offered = try shell.complete(script, ["podcli", "--home", "/lib", "queue", "add", "9", "1"], environment)
+        #expect(Set(offered) == ["1--home_/lib___complete_episode_1", "12", "13"])
+    }
+
+    /// Quotes, dollars and backslashes in help texts stay text in every script.
+    @Test(arguments: installedShells)
+    func helpTextsAreQuotedForTheShell(shell: Shell) throws {
+        let tricky = #"It's "$HOME" `date` \ $(exit 3); done"#
+        let root = CommandSpec(
+            name: "podcli", abstract: "Root.",
+            subcommands: [
+                CommandSpec(
+                    name: "say", abstract: tricky,
+                    options: [Option("words", valueName: "w", help: tricky, domain: .choices(["a-b", "c"]))])
+            ])
+        let script = shell.generate(root)
+        let environment = ProcessInfo.processInfo.environment
+        #expect(try shell.complete(script, ["podcli", "sa"], environment) == ["say"])
+        #expect(Set(try shell.complete(script, ["podcli", "say", "--words", ""], environment)) == ["a-b", "c"])
+        if shell.name == "fish" {
+            let described = try CompletionShells.fish(script: script, words: ["podcli", "sa"], environment: environment, descriptions: true)
+            #expect(described == ["say\t" + tricky])
+        }
+    }
+}

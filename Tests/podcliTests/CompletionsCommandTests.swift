@@ -1,0 +1,121 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `podcli completions bash|zsh|fish` loaded by the real shells, and `podcli __complete`, which
+/// their scripts ask for the library's feeds, episodes and settings. The built podcli, on PATH.
+@Suite struct CompletionsCommandTests {
+    /// A library of one feed, "Show", with `count` episodes (Episode 1 the oldest), and an
+    /// environment whose PATH finds the built podcli.
+    struct World {
+        let w: FeedCommandTests.World
+        let environment: [String: String]
+        var home: String { w.t.home.path }
+
+        init(episodes count: Int = 3, title: String = "Show") throws {
+            let world = try FeedCommandTests.World()
+            let items = (1...count).reversed().map { world.item($0) }
+            let fetch = try world.t.run(["fetch", try world.serve("feed.xml", FeedCommandTests.rss(title: title, items: items))])
+            #expect(fetch.status == 0, "\(fetch)")
+            (w, environment) = (world, Self.environment(world.t.podcli))
+        }
+
+        static func environment(_ podcli: PodcliRunner) -> [String: String] {
+            var environment = podcli.childEnvironment()
+            let directory = podcli.executableURL.deletingLastPathComponent().path
+            environment["PATH"] = directory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            return environment
+        }
+
+        func script(_ shell: String) throws -> String {
+            let result = try w.t.run(["completions", shell])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+            return result.stdout
+        }
+
+        /// The episodes' numbers, newest first, as `list` shows them.
+        func episodeNumbers() throws -> [String] { try w.episodes(["--all"]).map { "\($0["id"] as! Int)" } }
+    }
+
+    @Test func bashCompletesCommandsOptionsChoicesAndTheLibrarysEpisodes() throws {
+        let world = try World()
+        let script = try world.script("bash")
+        func complete(_ words: String...) throws -> [String] {
+            try CompletionShells.bash(script: script, words: words, environment: world.environment)
+        }
+        #expect(try complete("podcli", "pla") == ["play"])
+        #expect(try complete("podcli", "sync", "--li") == ["--limit-rate"])
+        #expect(try complete("podcli", "fetch", "--protection", "") == ["private", "open"])
+        #expect(try complete("podcli", "play", "--skip-silence", "m") == ["mild", "medium"])
+        #expect(try complete("podcli", "queue", "mo") == ["move"])
+        // The library --home names on the line, newest first.
+        let numbers = try world.episodeNumbers()
+        #expect(numbers.count == 3)
+        #expect(try complete("podcli", "--home", world.home, "play", "") == numbers)
+        #expect(try complete("podcli", "--home", world.home, "list", "") == ["1"])
+        #expect(try complete("podcli", "--home", world.home, "config", "get", "skip-s") == ["skip-silence"])
+        #expect(try complete("podcli", "completions", "") == ["bash", "zsh", "fish"])
+    }
+
+    @Test(.requires(TestEnvironment.has(CompletionShells.zshPath), "needs zsh"))
+    func zshCompletesACommandAndTheLibrarysEpisodes() throws {
+        let world = try World()
+        let script = try world.script("zsh")
+        #expect(try CompletionShells.zsh(script: script, words: ["podcli", "pla"], environment: world.environment) == ["play"])
+        let episodes = try CompletionShells.zsh(
+            script: script, words: ["podcli", "--home", world.home, "show", ""], environment: world.environment)
+        #expect(episodes == (try world.episodeNumbers()))
+    }
+
+    @Test(.requires(TestEnvironment.has(CompletionShells.fishPath), "needs fish"))
+    func fishCompletesACommandAndTheLibrarysEpisodesWithTheirTitles() throws {
+        let world = try World()
+        let script = try world.script("fish")
+        #expect(try CompletionShells.fish(script: script, words: ["podcli", "pla"], environment: world.environment) == ["play"])
+        let episodes = try CompletionShells.fish(
+            script: script, words: ["podcli", "--home", world.home, "show", ""], environment: world.environment,
+            descriptions: true)
+        let newest = try #require(try world.episodeNumbers().first)
+        #expect(episodes.contains("\(newest)\tEpisode 3 (Show)"), "\(episodes)")
+    }
+
+    @Test func completeListsTheNewestEpisodesWithTitlesAtMostAHundred() throws {
+        let world = try World(episodes: 120)
+        let all = try world.w.t.run(["__complete", "episode"])
+        #expect(all.status == 0, "\(all)")
+        let lines = all.stdout.split(separator: "\n")
+        #expect(lines.count == 100)
+        let numbers = try world.episodeNumbers()
+        #expect(lines.first == "\(numbers[0])\tEpisode 120 (Show)")
+        #expect(lines.map { String($0.prefix { $0 != "\t" }) } == Array(numbers.prefix(100)))
+        // A prefix keeps those it starts.
+        let eleven = try world.w.t.run(["__complete", "episode", "11"])
+        #expect(!eleven.stdout.isEmpty)
+        #expect(eleven.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("11") }, "\(eleven)")
+    }
+
+    /// A feed's title reaches the terminal through the completion menu: its controls do not.
+    @Test func completeShowsAFeedsTitleWithoutItsControlCharacters() throws {
+        let world = try World(title: "Evil\u{9B}2J\u{202E}Show")
+        let feeds = try world.w.t.run(["__complete", "feed"])
+        #expect(feeds.status == 0, "\(feeds)")
+        #expect(feeds.stdout == "1\tEvil 2J Show\n")
+        let episodes = try world.w.t.run(["__complete", "episode"])
+        #expect(episodes.stdout.contains("\tEpisode 3 (Evil 2J Show)\n"))
+        #expect(!episodes.stdout.unicodeScalars.contains { $0.value == 0x9B || $0.value == 0x202E })
+    }
+
+    @Test func completeWithNoLibraryPrintsNothingAndMakesNone() throws {
+        let t = try CLITestCase()
+        for kind in ["episode", "feed"] {
+            let result = try t.run(["__complete", kind])
+            #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: t.home.path + "/podcli.db"))
+        let settings = try t.run(["__complete", "setting", "skip-s"])
+        #expect(settings.stdout == "skip-silence\tshorten silences while playing: off, mild, medium or aggressive\n")
+        let bad = try t.run(["__complete", "epsiode"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.hasPrefix("podcli: invalid value 'epsiode' for '<kind>': expected feed, episode, setting or device (did you mean 'episode'?)\n"), "\(bad)")
+    }
+}
