@@ -20,15 +20,24 @@ import Testing
     static let shells = [
         Shell(
             name: "bash", path: CompletionShells.bashPath,
-            generate: { CompletionScript.bash(for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet]) },
+            generate: {
+                CompletionScript.bash(
+                    for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet])
+            },
             complete: { try CompletionShells.bash(script: $0, words: $1, environment: $2) }),
         Shell(
             name: "zsh", path: CompletionShells.zshPath,
-            generate: { CompletionScript.zsh(for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet]) },
+            generate: {
+                CompletionScript.zsh(
+                    for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet])
+            },
             complete: { try CompletionShells.zsh(script: $0, words: $1, environment: $2) }),
         Shell(
             name: "fish", path: CompletionShells.fishPath,
-            generate: { CompletionScript.fish(for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet]) },
+            generate: {
+                CompletionScript.fish(
+                    for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet])
+            },
             complete: { try CompletionShells.fish(script: $0, words: $1, environment: $2) }),
     ]
 
@@ -45,7 +54,10 @@ import Testing
         #expect(try complete("podcli", "fetch", "--pro") == ["--protection"])
         #expect(try complete("podcli", "fetch", "--protection", "") == ["private", "open"])
         #expect(try complete("podcli", "fetch", "--protection", "o") == ["open"])
-        #expect(try complete("podcli", "list", "-") == ["-n", "--limit", "--json", "--home", "-q", "--quiet", "-h", "--help"])
+        #expect(
+            try complete("podcli", "list", "-") == [
+                "-n", "--limit", "--json", "--home", "-q", "--quiet", "-h", "--help",
+            ])
         // (fish falls back to fuzzy matches when nothing starts with the word.)
         #expect(try !complete("podcli", "noti").contains("notify-new"))
         #expect(try complete("podcli", "he") == ["help"])
@@ -81,7 +93,8 @@ import Testing
         #expect(try shell.complete(script, ["podcli", "sa"], environment) == ["say"])
         #expect(Set(try shell.complete(script, ["podcli", "say", "--words", ""], environment)) == ["a-b", "c"])
         if shell.name == "fish" {
-            let described = try CompletionShells.fish(script: script, words: ["podcli", "sa"], environment: environment, descriptions: true)
+            let described = try CompletionShells.fish(
+                script: script, words: ["podcli", "sa"], environment: environment, descriptions: true)
             #expect(described == ["say\t" + tricky])
         }
     }

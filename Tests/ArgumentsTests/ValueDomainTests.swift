@@ -10,13 +10,16 @@ import Testing
         let failure = try #require(Spec.failure(["fetch", "--protection", "secret", "u"]))
         #expect(
             failure.error
-                == .invalidChoice(argument: "--protection", value: "secret", choices: ["private", "open"], suggestion: nil))
+                == .invalidChoice(
+                    argument: "--protection", value: "secret", choices: ["private", "open"], suggestion: nil))
         #expect(
             failure.message.split(separator: "\n").first
                 == "podcli: invalid value 'secret' for '--protection': expected private or open")
         // Also inline, and with the nearest choice suggested for a slip.
         let slip = try #require(Spec.failure(["fetch", "--protection=privte", "u"]))
-        #expect(slip.error.description == "invalid value 'privte' for '--protection': expected private or open (did you mean 'private'?)")
+        #expect(
+            slip.error.description
+                == "invalid value 'privte' for '--protection': expected private or open (did you mean 'private'?)")
         #expect(Spec.invocation(["fetch", "--protection", "open", "u"])?.arguments[Spec.protection] == "open")
     }
 

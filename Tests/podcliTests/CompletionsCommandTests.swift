@@ -15,7 +15,9 @@ import Testing
         init(episodes count: Int = 3, title: String = "Show") throws {
             let world = try FeedCommandTests.World()
             let items = (1...count).reversed().map { world.item($0) }
-            let fetch = try world.t.run(["fetch", try world.serve("feed.xml", FeedCommandTests.rss(title: title, items: items))])
+            let fetch = try world.t.run([
+                "fetch", try world.serve("feed.xml", FeedCommandTests.rss(title: title, items: items)),
+            ])
             #expect(fetch.status == 0, "\(fetch)")
             (w, environment) = (world, Self.environment(world.t.podcli))
         }
@@ -61,7 +63,10 @@ import Testing
     func zshCompletesACommandAndTheLibrarysEpisodes() throws {
         let world = try World()
         let script = try world.script("zsh")
-        #expect(try CompletionShells.zsh(script: script, words: ["podcli", "pla"], environment: world.environment) == ["play"])
+        #expect(
+            try CompletionShells.zsh(script: script, words: ["podcli", "pla"], environment: world.environment) == [
+                "play"
+            ])
         let episodes = try CompletionShells.zsh(
             script: script, words: ["podcli", "--home", world.home, "show", ""], environment: world.environment)
         #expect(episodes == (try world.episodeNumbers()))
@@ -71,7 +76,10 @@ import Testing
     func fishCompletesACommandAndTheLibrarysEpisodesWithTheirTitles() throws {
         let world = try World()
         let script = try world.script("fish")
-        #expect(try CompletionShells.fish(script: script, words: ["podcli", "pla"], environment: world.environment) == ["play"])
+        #expect(
+            try CompletionShells.fish(script: script, words: ["podcli", "pla"], environment: world.environment) == [
+                "play"
+            ])
         let episodes = try CompletionShells.fish(
             script: script, words: ["podcli", "--home", world.home, "show", ""], environment: world.environment,
             descriptions: true)
@@ -116,6 +124,9 @@ import Testing
         #expect(settings.stdout == "skip-silence\tshorten silences while playing: off, mild, medium or aggressive\n")
         let bad = try t.run(["__complete", "epsiode"])
         #expect(bad.status == 64)
-        #expect(bad.stderr.hasPrefix("podcli: invalid value 'epsiode' for '<kind>': expected feed, episode, setting or device (did you mean 'episode'?)\n"), "\(bad)")
+        #expect(
+            bad.stderr.hasPrefix(
+                "podcli: invalid value 'epsiode' for '<kind>': expected feed, episode, setting or device (did you mean 'episode'?)\n"
+            ), "\(bad)")
     }
 }

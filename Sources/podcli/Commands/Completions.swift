@@ -34,9 +34,11 @@ enum Completions: Command {
         case "zsh":
             script = CompletionScript.zsh(for: root, commandName: root.name, globalOptions: options, globalFlags: flags)
         case "fish":
-            script = CompletionScript.fish(for: root, commandName: root.name, globalOptions: options, globalFlags: flags)
+            script = CompletionScript.fish(
+                for: root, commandName: root.name, globalOptions: options, globalFlags: flags)
         default:
-            script = CompletionScript.bash(for: root, commandName: root.name, globalOptions: options, globalFlags: flags)
+            script = CompletionScript.bash(
+                for: root, commandName: root.name, globalOptions: options, globalFlags: flags)
         }
         // Podcli's own text, printed as is (a help text's `user:password@host` is not a password).
         context.output.stdout(script)
