@@ -13,9 +13,10 @@ enum Completions: Command {
     static let spec = CommandSpec(
         name: "completions", abstract: "Print a completion script for bash, zsh or fish.",
         discussion: """
-            bash: source it, or save it as ~/.local/share/bash-completion/completions/podcli.
-            zsh: save it as _podcli in a directory of $fpath (before compinit runs).
-            fish: save it as ~/.config/fish/completions/podcli.fish.
+            scripts/install.sh installs all three. By hand, save it (or source it):
+            bash: as ~/.local/share/bash-completion/completions/podcli.
+            zsh: as _podcli in a directory of $fpath (before compinit runs).
+            fish: as ~/.config/fish/completions/podcli.fish.
             Episode and feed numbers are completed with their titles, from the library.
             """,
         positionals: [shell], group: .maintenance,
