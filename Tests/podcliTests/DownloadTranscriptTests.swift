@@ -127,4 +127,45 @@ struct DownloadTranscriptTests {
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(try w.found("zeppelin").isEmpty)
     }
+
+    /// When the feed's preferred offer changes (a more structured type appears, then another
+    /// URL), the next `sync` (or `refresh` and `download` of the downloaded episode) fetches it
+    /// and replaces the kept transcript and its index; an unchanged offer is not fetched again.
+    @Test(arguments: ["sync", "download"])
+    func aChangedOfferIsFetchedAgainAndAnUnchangedOneIsNot(via: String) throws {
+        let w = try TranscriptCommandTests.Offered(
+            offers: [("t.txt", type: "text/plain")],
+            serving: [
+                "t.txt": "airship in plain text\n", "t.vtt": "WEBVTT\n\n00:00.000 --> 00:05.000\nzeppelin in WebVTT\n",
+                "t2.vtt": "WEBVTT\n\n00:00.000 --> 00:05.000\nharbour in WebVTT\n",
+            ], download: true)
+        let again = via == "sync" ? [["sync"]] : [["refresh"], ["download", "1"]]
+        func runAgain() throws {
+            for command in again {
+                let result = try w.t.run(command)
+                #expect(result.status == 0 && !result.stderr.contains("warning"), "\(command): \(result)")
+            }
+        }
+        let cache = try w.episodeDirectory() + "/transcript.json"
+        func cachedFormat() throws -> String? {
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cache)))
+            return (json as? [String: Any])?["format"] as? String
+        }
+        #expect(try w.found("airship") == ["One"] && cachedFormat() == "text")
+        try runAgain()
+        #expect(try w.requests(for: "t.txt") == 1)
+
+        try w.offer([("t.txt", type: "text/plain"), ("t.vtt", type: "text/vtt")])
+        try runAgain()
+        #expect(try w.requests(for: "t.vtt") == 1)
+        #expect(try cachedFormat() == "vtt")
+        #expect(try w.found("zeppelin") == ["One"] && w.found("airship").isEmpty)
+        try runAgain()
+        #expect(try w.requests(for: "t.vtt") == 1 && w.requests(for: "t.txt") == 1)
+
+        try w.offer([("t.txt", type: "text/plain"), ("t2.vtt", type: "text/vtt")])
+        try runAgain()
+        #expect(try w.found("harbour") == ["One"] && w.found("zeppelin").isEmpty)
+        #expect(try w.requests(for: "t2.vtt") == 1)
+    }
 }

@@ -71,4 +71,29 @@ struct PlayTranscriptKeyTests {
         #expect(try t.run(["stop"]).status == 0)
         #expect(try process.waitUntilExit().status == 0)
     }
+
+    /// `attach` to a player shows the cue at the player's position under its now-playing line
+    /// when `t` is pressed, and hides it on `t` again, as `play` does.
+    @Test func tInAttachShowsTheCueAtThePlayersPosition() throws {
+        let player = try Self.playerWithTranscript()
+        let process = try player.inBackground()
+        let t = player.library.t
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.2 })
+        #expect(try t.run(["pause"]).status == 0)
+        #expect(try t.run(["seek-to", "2"]).status == 0)
+        #expect(waitUntil(timeout: 5) { (try? t.run(["status"]).stdout.contains("0:02 / 0:03")) == true })
+        let attach = try TerminalSession(
+            executable: t.podcli.executableURL, arguments: ["--home", t.home.path, "attach"],
+            environment: player.environment)
+        #expect(attach.waitForOutput(containing: "⏸"), "\(attach.output)")
+        #expect(!attach.output.contains("Later words"))
+        attach.type("t")
+        #expect(attach.waitForOutput(containing: "\nBob: Later words."), "\(attach.output)")
+        attach.type("t")
+        #expect(attach.waitForOutput(containing: "\u{1B}[J"), "\(attach.output)")
+        attach.type("q")
+        #expect(try attach.waitUntilExit() == 0, "\(attach.output)")
+        #expect(try t.run(["stop"]).status == 0)
+        #expect(try process.waitUntilExit().status == 0)
+    }
 }

@@ -111,14 +111,22 @@ extension EpisodeFetcher {
         try? library.cacheChapters(bytes, of: episode)
     }
 
-    /// Fetches, keeps and indexes the episode's transcript once, when its feed offers one podcli
-    /// reads. A failure is a warning: it costs the transcript, never the download.
+    /// Fetches a downloaded episode's transcript again when its feed changed its offers since the
+    /// kept one was fetched (`sync`, and `download` of an episode already downloaded), under the
+    /// episode's lock; a failure is a warning.
+    /// - Throws: `StoreError` (`.busy` while another podcli downloads the episode).
+    public func refreshTranscript(of episode: Episode) throws(StoreError) {
+        guard try library.transcriptSource(of: episode.id)?.offersChanged == true else { return }
+        let lock = try library.lock(episode)
+        withExtendedLifetime(lock) { cacheTranscript(of: episode) }
+    }
+
+    /// Fetches, keeps and indexes the episode's transcript, when its feed offers one podcli reads
+    /// and the one kept did not come from it. A failure is a warning: it costs the transcript,
+    /// never the download.
     private func cacheTranscript(of episode: Episode) {
-        guard EpisodeTranscript.preferredOffer(of: episode) != nil, !library.hasCachedTranscript(of: episode) else {
-            return
-        }
         do {
-            _ = try EpisodeTranscript.fetch(for: episode, in: library, fetcher: downloader)
+            try EpisodeTranscript.update(for: episode, in: library, fetcher: downloader)
         } catch {
             onEvent?(.warning("#\(episode.id) \(episode.title): no transcript kept: \(error)"))
         }

@@ -32,20 +32,75 @@ public enum EpisodeTranscript {
         episode.transcriptsJSON.flatMap { try? JSONDecoder().decode([Feeds.Transcript].self, from: Data($0.utf8)) } ?? []
     }
 
-    /// Fetches the episode's preferred transcript, keeps it and indexes it, replacing what was kept.
+    /// Fetches the episode's preferred transcript, keeps it and indexes it, replacing what was kept,
+    /// and records the offer it came from. The caller holds the episode's lock.
     /// - Throws: `TranscriptUnavailable` when the feed offers none podcli reads, `DownloadError`,
     ///   `TranscriptProblem` when the file is not what it was offered as, `StoreError`.
     public static func fetch(
         for episode: Episode, in library: Library, fetcher: Downloader
     ) throws -> Transcripts.Transcript {
+        let (offer, transcript) = try read(for: episode, fetcher: fetcher)
+        try library.cacheTranscript(Array(try JSONEncoder().encode(transcript)), of: episode)
+        try library.setTranscript(segments(of: transcript), of: episode.id)
+        try library.recordTranscriptSource(url: offer.url, type: offer.type, of: episode.id)
+        return transcript
+    }
+
+    /// The preferred offer fetched and read, nothing kept.
+    private static func read(
+        for episode: Episode, fetcher: Downloader
+    ) throws -> (Feeds.Transcript, Transcripts.Transcript) {
         guard let (offer, format) = preferredOffer(of: episode) else {
             throw TranscriptUnavailable(episodeID: episode.id, offeredTypes: offers(of: episode).map { $0.type ?? "no type" })
         }
         let bytes = try fetcher.fetchTranscript(offer.url, maximumBytes: TranscriptProblem.maximumBytes)
-        let transcript = try Transcripts.Transcript(bytes, format: format)
-        try library.cacheTranscript(Array(try JSONEncoder().encode(transcript)), of: episode)
-        try library.setTranscript(segments(of: transcript), of: episode.id)
-        return transcript
+        return (offer, try Transcripts.Transcript(bytes, format: format))
+    }
+
+    /// The transcript to show now (`podcli transcript`): the kept one, else the preferred offer
+    /// fetched. A downloaded episode keeps and indexes what was fetched, under its lock, as after
+    /// its download; any other is only read: podcli writes no directory for an episode it has
+    /// not downloaded, so the next call fetches again.
+    /// - Throws: as `fetch`, and `StoreError.busy` while another podcli downloads the episode.
+    public static func cachedOrFetched(
+        for episode: Episode, in library: Library, fetcher: Downloader
+    ) throws -> Transcripts.Transcript {
+        if let cached = cached(for: episode, in: library) { return cached }
+        guard episode.state == .downloaded else { return try read(for: episode, fetcher: fetcher).1 }
+        let lock = try library.lock(episode)
+        return try withExtendedLifetime(lock) {
+            // Another podcli may have fetched it while this one waited.
+            try cached(for: episode, in: library) ?? fetch(for: episode, in: library, fetcher: fetcher)
+        }
+    }
+
+    /// For a downloaded episode, its transcript brought in step with its feed's offers (after the
+    /// download, or at a sync when the feed changed them): the preferred offer fetched, kept and
+    /// indexed, unless the kept transcript came from it already. The offer is recorded even when
+    /// fetching it fails, so a sync does not try a broken offer again until the feed changes it.
+    /// The caller holds the episode's lock.
+    /// - Returns: whether a transcript was fetched.
+    /// - Throws: as `fetch`, never `TranscriptUnavailable`.
+    @discardableResult
+    public static func update(for episode: Episode, in library: Library, fetcher: Downloader) throws -> Bool {
+        let preferred = preferredOffer(of: episode)?.offer
+        let source = try library.transcriptSource(of: episode.id)
+        let keptFromPreferred =
+            library.hasCachedTranscript(of: episode) && source?.url == preferred?.url && source?.type == preferred?.type
+        guard let preferred, !keptFromPreferred else {
+            // Nothing to fetch: what was kept stays (a feed that stops offering it takes nothing).
+            if source == nil || source?.offersChanged == true {
+                try library.recordTranscriptSource(url: preferred?.url, type: preferred?.type, of: episode.id)
+            }
+            return false
+        }
+        do {
+            _ = try fetch(for: episode, in: library, fetcher: fetcher)
+        } catch {
+            try? library.recordTranscriptSource(url: preferred.url, type: preferred.type, of: episode.id)
+            throw error
+        }
+        return true
     }
 
     /// The cues grouped into searched segments of about `segmentSeconds`, one speaker each. A cue

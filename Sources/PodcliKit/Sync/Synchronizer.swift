@@ -87,6 +87,7 @@ public final class Synchronizer: Sendable {
         }
         report.withLock { $0.unwritten = unwritten }
         download(plan.downloads, measuring: measuring)
+        try refreshTranscripts(in: library)
         reportUnwritten()
         reportUnreached()
         // Only now, with the downloads recorded: what they pushed past a feed's `keep`.
@@ -249,6 +250,23 @@ public final class Synchronizer: Sendable {
             progress.downloadEnded(download.id)
             report.withLock { $0.reachedAServer = true }
             fail(subject, "\(error)", cause: error)
+        }
+    }
+
+    /// The transcripts of downloaded episodes whose feed changed its offers (a refresh marked
+    /// them), fetched again one after the other: a few in a run, found without reading the others.
+    private func refreshTranscripts(in library: Library) throws {
+        var fetcher = EpisodeFetcher(library: library, downloader: Downloader(policy: downloadPolicy))
+        fetcher.onEvent = { [self] event in
+            if case .warning(let line) = event { warn(line) }
+        }
+        for id in try library.episodesWithChangedTranscriptOffers() {
+            guard let episode = try library.episode(id: id) else { continue }
+            do {
+                try fetcher.refreshTranscript(of: episode)
+            } catch .busy {
+                continue  // another podcli is downloading it, and fetches its transcript after
+            }
         }
     }
 

@@ -113,6 +113,9 @@ enum Fetch: Command {
     ) throws {
         let result = { (line: String) in if resultsOnStderr { output.note(line) } else { output.print(line) } }
         if episode.state == .downloaded, !(try library.files(of: episode).isEmpty) {
+            var refresher = fetcher
+            refresher.onEvent = { if case .warning(let line) = $0 { output.note("warning: " + line) } }
+            try refresher.refreshTranscript(of: episode)
             return result("Already downloaded: #\(episode.id) \(episode.title)")
         }
         let file = try fetcher.fetch(episode, showingProgressOn: output) {

@@ -22,16 +22,27 @@ enum TranscriptCommand: Command {
     static let spec = CommandSpec(
         name: "transcript", abstract: "Print what is said in an episode, with times and speakers.",
         discussion: """
-            Lines are wrapped to the terminal (or COLUMNS). An episode without a transcript is one \
-            line on stderr and exit 66.
+            Lines are wrapped to the terminal (or COLUMNS). A transcript not kept yet is fetched \
+            from the feed's most structured offer (JSON, then WebVTT, SRT, HTML, plain text); a \
+            downloaded episode keeps it beside its audio and in list -s's index, as its download \
+            would have, while one not downloaded only shows it (nothing is written for it, so it is \
+            fetched again next time). An episode whose feed offers no transcript podcli reads is one \
+            line on stderr and exit 66; a server that fails or cannot be reached, 69; a transcript \
+            that is not what it was offered as, 65.
             """, positionals: [id], options: [at], flags: [json], group: .playback)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let start = try arguments.value(at, as: "a time (seconds, MM:SS or H:MM:SS)", PlaybackTime.parse)
         let library = try context.library()
         let episode = try library.episode(matching: arguments[id]!)
-        guard let transcript = EpisodeTranscript.cached(for: episode, in: library) else {
-            throw CommandFailure(description: "#\(episode.id) \(episode.title) has no transcript.", exitCode: .notFound)
+        let transcript: Transcript
+        do {
+            transcript = try EpisodeTranscript.cachedOrFetched(for: episode, in: library, fetcher: context.downloader())
+        } catch let missing as TranscriptUnavailable {
+            let offered = missing.offeredTypes.isEmpty ? "" : " podcli reads (offered: \(missing.offeredTypes.joined(separator: ", ")))"
+            throw CommandFailure(description: "#\(episode.id) \(episode.title) has no transcript\(offered).", exitCode: .notFound)
+        } catch let problem as TranscriptProblem {
+            throw CommandFailure(description: "#\(episode.id) \(episode.title): \(problem)", exitCode: .badContent)
         }
         let from = start ?? playingPosition(of: episode, in: context)
         let cues =
