@@ -19,8 +19,7 @@ final class NowPlayingDisplay: PlayDisplay {
     private var lineShown = false
     /// The cue `t` asked for, drawn on the line under the now-playing line.
     private var cue: String?
-    /// True while a cue is on the line under the now-playing line (so hiding it clears that line).
-    private var cueShown = false
+    private var cueLine = CueLine()
 
     init(output: Output) {
         var output = output
@@ -46,7 +45,7 @@ final class NowPlayingDisplay: PlayDisplay {
                 volume: status.volume, state: status.state.description, rate: status.speed,
                 sleep: status.sleep.map(NowPlaying.Sleep.init), author: author)
             let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80
-            written(output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K" + cueLine(columns)))
+            written(output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K" + cueLine.drawn(cue, columns: columns)))
             lineShown = true
             // Said in words too: the listener may wake to a terminal that stopped by itself.
             if case .stopped(.sleepTimer, _)? = status.event,
@@ -60,14 +59,6 @@ final class NowPlayingDisplay: PlayDisplay {
     }
 
     func showCue(_ line: String?) { cue = line }
-
-    /// The cue on the next line, then back up (the cursor stays on the now-playing line); when it
-    /// was hidden, the line it was on cleared.
-    private func cueLine(_ columns: Int) -> String {
-        defer { cueShown = cue != nil }
-        guard let cue else { return cueShown ? "\u{1B}[J" : "" }
-        return "\n" + DisplayWidth.fit(PrintableText.line(cue), columns: columns - 1) + "\u{1B}[K\u{1B}[1A\r"
-    }
 
     /// An error line on stderr that does not end the session.
     func warn(_ text: String) {
@@ -89,14 +80,14 @@ final class NowPlayingDisplay: PlayDisplay {
     func finish() {
         guard lineShown else { return }
         // The cue is gone with the session: its line is cleared, the now-playing line kept.
-        output.stdout(cueShown ? "\n\u{1B}[J" : "\n")
-        (lineShown, cueShown) = (false, false)
+        output.stdout("\n" + cueLine.cleared())
+        lineShown = false
     }
 
     private func clearLine() {
         guard lineShown else { return }
-        output.stdout(cueShown ? "\r\u{1B}[J" : "\r\u{1B}[K")
-        (lineShown, cueShown) = (false, false)
+        output.stdout("\r" + (cueLine.isShown ? cueLine.cleared() : "\u{1B}[K"))
+        lineShown = false
     }
 
     private func eventLine(_ status: PlayerStatus, of episode: Episode, podcast: String?, duration: Double?) -> String?
@@ -134,5 +125,27 @@ final class NowPlayingDisplay: PlayDisplay {
 
     private func clock(_ frame: Int, _ status: PlayerStatus) -> String {
         NowPlayingLine.clock(Double(frame) / Double(status.sampleRate))
+    }
+}
+
+/// The line under the now-playing line that shows `t`'s cue (for `play` and `attach`): drawn
+/// after the now-playing line, the cursor left on that line; cleared when the cue is hidden.
+struct CueLine {
+    /// True while a cue is on the line under the now-playing line (so hiding it clears that line).
+    private(set) var isShown = false
+
+    /// What to write after the now-playing line: the cue on the next line, then back up; when it
+    /// was hidden, the line it was on cleared.
+    mutating func drawn(_ cue: String?, columns: Int) -> String {
+        defer { isShown = cue != nil }
+        guard let cue else { return isShown ? "\u{1B}[J" : "" }
+        return "\n" + DisplayWidth.fit(PrintableText.line(cue), columns: columns - 1) + "\u{1B}[K\u{1B}[1A\r"
+    }
+
+    /// What clears the rest of the screen from the cursor (the cue's line with it), once no line
+    /// is drawn any more.
+    mutating func cleared() -> String {
+        defer { isShown = false }
+        return isShown ? "\u{1B}[J" : ""
     }
 }

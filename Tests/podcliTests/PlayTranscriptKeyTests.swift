@@ -24,6 +24,18 @@ struct PlayTranscriptKeyTests {
         return player
     }
 
+    /// The episode with its transcript playing with no terminal, paused at 2 s (in Bob's cue).
+    static func pausedAtTwoSeconds() throws -> (PlayTerminalTests.Player, RunningProcess) {
+        let player = try playerWithTranscript()
+        let process = try player.inBackground()
+        let t = player.library.t
+        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.2 })
+        #expect(try t.run(["pause"]).status == 0)
+        #expect(try t.run(["seek-to", "2"]).status == 0)
+        #expect(waitUntil(timeout: 5) { (try? t.run(["status"]).stdout.contains("0:02 / 0:03")) == true })
+        return (player, process)
+    }
+
     @Test func tShowsTheCueBeingSpokenAsItPlaysAndHidesItAgain() throws {
         let player = try Self.playerWithTranscript()
         let session = try player.onTerminal()
@@ -57,14 +69,8 @@ struct PlayTranscriptKeyTests {
 
     /// `podcli transcript ID` of the episode playing starts where it is (`--at` still chooses).
     @Test func transcriptOfThePlayingEpisodeStartsAtItsPosition() throws {
-        let player = try Self.playerWithTranscript()
-        let process = try player.inBackground()
+        let (player, process) = try Self.pausedAtTwoSeconds()
         let t = player.library.t
-        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.2 })
-        #expect(try t.run(["pause"]).status == 0)
-        #expect(try t.run(["seek-to", "2"]).status == 0)
-        let position = { try? t.run(["status"]).stdout.contains("0:02 / 0:03") }
-        #expect(waitUntil(timeout: 5) { position() == true })
         let result = try t.run(["transcript", player.id])
         #expect(result.status == 0 && result.stdout == "0:01  Bob: Later words.\n", "\(result)")
         #expect(try t.run(["transcript", player.id, "--at", "0"]).stdout.hasPrefix("0:00  Ann: First words"))
@@ -75,13 +81,8 @@ struct PlayTranscriptKeyTests {
     /// `attach` to a player shows the cue at the player's position under its now-playing line
     /// when `t` is pressed, and hides it on `t` again, as `play` does.
     @Test func tInAttachShowsTheCueAtThePlayersPosition() throws {
-        let player = try Self.playerWithTranscript()
-        let process = try player.inBackground()
+        let (player, process) = try Self.pausedAtTwoSeconds()
         let t = player.library.t
-        #expect(waitUntil(timeout: 10) { (try? player.heardSeconds()) ?? 0 > 0.2 })
-        #expect(try t.run(["pause"]).status == 0)
-        #expect(try t.run(["seek-to", "2"]).status == 0)
-        #expect(waitUntil(timeout: 5) { (try? t.run(["status"]).stdout.contains("0:02 / 0:03")) == true })
         let attach = try TerminalSession(
             executable: t.podcli.executableURL, arguments: ["--home", t.home.path, "attach"],
             environment: player.environment)

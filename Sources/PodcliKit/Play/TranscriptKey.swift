@@ -16,16 +16,17 @@ public final class TranscriptKey: Sendable {
 /// One episode's cues for the `t` key: the line to show at a position, and a note, once each time
 /// the key is pressed, when there is no transcript. The transcript is read when the key is first
 /// pressed: a play where it never is reads and holds none (a cached one may be megabytes).
-struct PlayingTranscript {
+/// `play` and `attach` each keep one for the episode they show.
+public struct PlayingTranscript {
     private let read: () -> Transcript?
     private var transcript: Transcript??
     private var toldMissing = false
 
-    init(_ transcript: @autoclosure @escaping () -> Transcript?) { read = transcript }
+    public init(_ transcript: @autoclosure @escaping () -> Transcript?) { read = transcript }
 
     /// The cue spoken at `seconds` ("Ann: what was said"), nil when it is not wanted or there is
     /// none; `note` hears "no transcript" the first time it is wanted without one.
-    mutating func line(at seconds: Double, wanted: Bool, episodeID: Int, note: (String) -> Void) -> String? {
+    public mutating func line(at seconds: Double, wanted: Bool, episodeID: Int, note: (String) -> Void) -> String? {
         guard wanted else {
             toldMissing = false
             return nil

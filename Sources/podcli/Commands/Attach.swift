@@ -4,6 +4,7 @@ import Playback
 import PodcliKit
 import RemoteControl
 import Terminal
+import Transcripts
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +16,9 @@ import Terminal
 enum Attach: Command {
     static let spec = CommandSpec(
         name: "attach", abstract: "Show the running player's now-playing line and take its keys (q detaches).",
-        discussion: "The keys are play's. Exits with 66 when no player is running.", group: .playback)
+        discussion: "The keys are play's; t shows the cue being spoken under the now-playing line (from the "
+            + "episode's kept transcript), as in play. Exits with 66 when no player is running.",
+        group: .playback)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let socket = try context.directories.get().controlSocket
@@ -31,16 +34,32 @@ enum Attach: Command {
         var keys = KeyDecoder()
         var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         var bytes = [UInt8](repeating: 0, count: 64)
+        // `t` is this display's own key, not the player's: the cue is read here, from the library.
+        var transcriptWanted = false
+        var transcript: (episodeID: Int, cues: PlayingTranscript)?
+        var cueLine = CueLine()
         while true {
-            draw(report, output: context.output)
+            if transcript?.episodeID != report.id {
+                let id = report.id
+                transcript = (id, PlayingTranscript(Self.cachedTranscript(of: id, in: context)))
+            }
+            let cue = transcript?.cues.line(at: report.position, wanted: transcriptWanted, episodeID: report.id) {
+                context.output.stdout("\r\u{1B}[K" + cueLine.cleared())
+                context.output.print($0)
+            }
+            draw(report, cue: cue, cueLine: &cueLine, output: context.output)
             if poll(&input, 1, 250) > 0 {
                 let count = read(STDIN_FILENO, &bytes, bytes.count)
                 // The terminal hung up: detach.
                 guard count > 0 || (count < 0 && errno == EINTR) else { return }
                 for key in keys.decode(bytes[..<max(0, count)]) {
                     if key == .character("q") {
-                        context.output.stdout("\n")
+                        context.output.stdout("\n" + cueLine.cleared())
                         return
+                    }
+                    if key == .character("t") {
+                        transcriptWanted.toggle()
+                        continue
                     }
                     guard let command = keymap.command(for: key),
                         let request = PlayerControl.request(for: command, volume: report.volume)
@@ -50,7 +69,7 @@ enum Attach: Command {
                     if case .bookmark = command, let reply,
                         let bookmark = try? JSONDecoder().decode(BookmarkReport.self, from: Data(reply.utf8))
                     {
-                        context.output.stdout("\r\u{1B}[K")
+                        context.output.stdout("\r\u{1B}[K" + cueLine.cleared())
                         context.output.print("Bookmark \(bookmark.id) \(bookmark.moment)")
                     }
                 }
@@ -58,7 +77,7 @@ enum Attach: Command {
             do {
                 report = try status(at: socket)
             } catch ControlError.nothingPlaying {
-                context.output.stdout("\n")
+                context.output.stdout("\n" + cueLine.cleared())
                 context.output.print("The player has stopped.")
                 return
             } catch ControlError.suspended {
@@ -75,12 +94,19 @@ enum Attach: Command {
         return report
     }
 
-    private static func draw(_ report: NowPlayingReport, output: Output) {
+    /// The episode's kept transcript, read when `t` first wants it.
+    private static func cachedTranscript(of episodeID: Int, in context: Context) -> Transcript? {
+        guard let library = try? context.library(), let episode = try? library.episode(id: episodeID) else { return nil }
+        return EpisodeTranscript.cached(for: episode, in: library)
+    }
+
+    private static func draw(_ report: NowPlayingReport, cue: String?, cueLine: inout CueLine, output: Output) {
+        let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80
         let line = NowPlayingLine.render(
             NowPlaying(
                 podcast: report.podcast, title: report.title, elapsed: report.position, duration: report.duration,
                 volume: report.volume, state: report.state, rate: report.rate, sleep: report.sleep),
-            columns: (Terminal.columns(of: STDOUT_FILENO) ?? 80) - 1)
-        output.stdout("\r" + line + "\u{1B}[K")
+            columns: columns - 1)
+        output.stdout("\r" + line + "\u{1B}[K" + cueLine.drawn(cue, columns: columns))
     }
 }
