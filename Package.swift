@@ -107,6 +107,7 @@ let package = Package(
         .testTarget(name: "DesktopNotificationsTests", dependencies: ["DesktopNotifications", "TestSupport"]),
         .testTarget(name: "ArtworkTests", dependencies: ["Artwork", "TestSupport"]),
         .testTarget(name: "PodcliKitTests", dependencies: ["PodcliKit", "TestSupport", "Transcripts"]),
-        .testTarget(name: "podcliTests", dependencies: ["podcli", "TestSupport", "Transcripts"]),
+        .testTarget(
+            name: "podcliTests", dependencies: ["podcli", "TestSupport", "Transcripts", "PodcliKit", "Terminal"]),
     ]
 )

@@ -102,10 +102,16 @@ struct HelpRenderer {
         return lines + text.map { String(repeating: " ", count: helpColumn) + $0 }
     }
 
-    /// Keeps the author's lines (blank ones separate paragraphs) and wraps only those too long.
+    /// Keeps the author's lines (blank ones separate paragraphs) and wraps only those too long,
+    /// under their own text: an indented line or a list item ("- ") wraps under its first word.
     private static func discussion(_ text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
-            line.count <= width ? [String(line)] : wrap(String(line), width: width)
+        text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
+            guard line.count > width else { return [String(line)] }
+            let rest = line.drop { $0 == " " }
+            let indent = line.count - rest.count + (rest.hasPrefix("- ") ? 2 : 0)
+            let lines = wrap(String(line.dropFirst(indent)), width: width - indent)
+            let margin = String(repeating: " ", count: indent)
+            return lines.enumerated().map { ($0.offset == 0 ? String(line.prefix(indent)) : margin) + $0.element }
         }
     }
 

@@ -28,8 +28,26 @@ enum Podcli {
     static let spec = CommandSpec(
         name: "podcli",
         abstract: "An offline podcast manager: download episodes, keep them safe, play them.",
-        discussion: "Data lives in $XDG_DATA_HOME/podcli (or --home DIR / PODCLI_HOME).",
+        discussion: discussion,
         subcommands: commands.map { $0.spec })
+
+    static let discussion = """
+        'podcli' alone says where things stand: feeds, new episodes, what is playing. Data lives \
+        in $XDG_DATA_HOME/podcli (or --home DIR / PODCLI_HOME).
+
+        Naming things, in every command:
+        - An ID is an episode's number (see 'podcli list') or a unique prefix of its UUID.
+        - A FEED is a feed's number (see 'podcli feeds'), its URL, or a part of its title only \
+        one feed's title contains, ignoring case ('podcli list daily'); a title that is exactly \
+        what was typed wins over titles that merely contain it.
+
+        Results go to stdout (also 'sync' and 'refresh' summaries), progress and diagnostics to \
+        stderr: 'podcli sync > report' keeps the results. Every error is one line beginning \
+        'podcli: '. What a feed or server says is shown with its control characters (CR, LF, \
+        ESC, C1, bidirectional overrides) as spaces, and --json writes them as \\u escapes; a \
+        password in a URL is shown as user:***@. Titles and authors are stored up to 4 KiB; a \
+        table column is at most 40 characters wide (the last, 200), cut with '…'.
+        """
 
     static let parser = ArgumentParser(
         root: spec, globalOptions: GlobalOptions.options, globalFlags: GlobalOptions.flags, version: version,

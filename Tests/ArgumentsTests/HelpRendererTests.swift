@@ -164,6 +164,31 @@ import Testing
                 """), "\(help)")
     }
 
+    @Test func aLongListItemOrIndentedLineWrapsUnderItsOwnText() throws {
+        let parser = ArgumentParser(
+            root: CommandSpec(
+                name: "tag", abstract: "Tag an episode.",
+                discussion: """
+                    Rules:
+                    - A tag is a free-form word kept with the episode; listing by tag finds it again later.
+                      tag 42 --name news --name sport --name weather --name traffic --name arts
+                    """),
+            version: "1")
+        guard case .help(let help) = try parser.parse(["-h"]) else {
+            Issue.record("expected help")
+            return
+        }
+        #expect(
+            help.contains(
+                """
+                Rules:
+                - A tag is a free-form word kept with the episode; listing by tag finds it again
+                  later.
+                  tag 42 --name news --name sport --name weather --name traffic --name arts
+
+                """), "\(help)")
+    }
+
     @Test func usageWithoutAnyOptions() throws {
         let parser = ArgumentParser(
             root: CommandSpec(name: "echo", abstract: "Echo.", positionals: [Spec.id]), version: "1")

@@ -16,9 +16,15 @@ import Transcripts
 enum Attach: Command {
     static let spec = CommandSpec(
         name: "attach", abstract: "Show the running player's now-playing line and take its keys (q detaches).",
-        discussion: "The keys are play's; t shows the cue being spoken under the now-playing line (from the "
-            + "episode's kept transcript), as in play. Exits with 66 when no player is running.",
-        group: .playback)
+        discussion: discussion, group: .playback)
+
+    static let discussion = """
+        The keys are play's ('podcli help play'), t too: the cue being spoken from the episode's \
+        kept transcript. q detaches and leaves the player playing ('podcli stop' stops it). A \
+        suspended player shows as suspended until it continues.
+
+        Exit status: 66 when no player is running, 75 when it does not answer within 1 s.
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let socket = try context.directories.get().controlSocket

@@ -12,12 +12,15 @@ enum BookmarkButton: Command {
     static let json = Flag("json", help: "Print the bookmark as JSON.")
     static let spec = CommandSpec(
         name: "bookmark", abstract: "Bookmark the moment the running player is at.",
-        discussion: """
-            Records the episode, the position heard, the chapter playing there and the note \
-            (at most \(PlayerControl.noteLimit) characters); 'podcli bookmarks' lists them. Exits \
-            with 66 when no player is running, and with 75 when the player cannot record it now \
-            (suspended, not answering, or its library busy).
-            """, positionals: [note], flags: [json], group: .remoteControl)
+        discussion: discussion, positionals: [note], flags: [json], group: .remoteControl)
+
+    static let discussion = """
+        Records the episode, the position heard, the chapter playing there and the note (at most \
+        \(PlayerControl.noteLimit) characters); 'podcli bookmarks' lists them.
+
+        Exit status: 64 when the note is too long, 66 when no player is running, 75 when the player \
+        cannot record it now (suspended, not answering, or its library busy).
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         // One line to the player: a line break in the note is a space.
@@ -54,14 +57,18 @@ enum Bookmarks: Command {
     static let json = Flag("json", help: "Print the bookmarks as a JSON array.")
     static let spec = CommandSpec(
         name: "bookmarks", abstract: "List bookmarks, with the command that plays from each.",
-        discussion: """
-            Bookmarks are made while playing, with the key b or 'podcli bookmark [NOTE]'. Each is \
-            listed with its number (for 'bookmarks rm'), the episode, the time heard and the \
-            chapter, the note, and 'podcli play ID --from TIME'. A bookmark kept through \
-            'unsubscribe --keep-bookmarks' whose episode was forgotten keeps the episode's and \
-            the feed's titles and plays from its audio URL.
-            """,
+        discussion: discussion,
         positionals: [episode], flags: [json], subcommands: subcommands.map { $0.spec }, group: .playback)
+
+    static let discussion = """
+        Bookmarks are made while playing, with the key b or 'podcli bookmark [NOTE]'. Each is \
+        listed with its number (for 'bookmarks rm'; numbers are never reused), the episode, the \
+        time heard and the chapter, the note, and 'podcli play ID --from TIME'. A bookmark kept \
+        through 'unsubscribe --keep-bookmarks' whose episode was forgotten keeps the episode's and \
+        the feed's titles and plays from its audio URL.
+
+        --json keys: id, episode_id, episode, feed, url, position, from, chapter, note, created_at, command
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()
@@ -85,7 +92,12 @@ enum Bookmarks: Command {
 /// `podcli bookmarks rm N`: removes a bookmark by its number.
 enum BookmarksRemove: Command {
     static let number = Positional("n", help: "The bookmark's number, as 'podcli bookmarks' lists it.")
-    static let spec = CommandSpec(name: "rm", abstract: "Remove a bookmark.", positionals: [number])
+    static let spec = CommandSpec(
+        name: "rm", abstract: "Remove a bookmark.", discussion: discussion, positionals: [number])
+
+    static let discussion = """
+        Exit status: 64 when NUMBER is not a number, 66 when no bookmark has it.
+        """
 
     /// - Throws: a usage failure for what is not a number, a `notFound` one for a number no
     ///   bookmark has.

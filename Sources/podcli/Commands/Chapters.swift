@@ -17,11 +17,18 @@ enum ChaptersCommand: Command {
 
     static let spec = CommandSpec(
         name: "chapters", abstract: "List an episode's chapters, and choose the ones to skip.",
-        discussion: """
-            An episode without chapters says so and exits 0 ([] with --json). A skipped chapter is \
-            jumped over as playing reaches it; the choice is kept by the chapter's start, so it \
-            holds when the chapters are read again. A number that is no chapter's exits 64.
-            """, positionals: [id], options: [skip, unskip], flags: [json], group: .playback)
+        discussion: discussion, positionals: [id], options: [skip, unskip], flags: [json], group: .playback)
+
+    static let discussion = """
+        Chapters are numbered in play order, each with its start, end, title, URL and image. A \
+        skipped chapter is jumped over as playing reaches it (also when --from lands in one); the \
+        choice is kept by the chapter's start, so it holds when the chapters are read again, and a \
+        running player is told. An episode without chapters says so and exits 0 ([] with --json).
+
+        --json keys: number, start, end, title, url, image, skipped, navigation_stop
+
+        Exit status: 64 when a number is no chapter's, 66 when no episode has that ID.
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

@@ -9,9 +9,21 @@ enum Configure: Command {
 
     static let spec = CommandSpec(
         name: "config", abstract: "Read or change settings in the configuration file.",
-        discussion: "The file is $XDG_CONFIG_HOME/podcli/config (or config under --home): 'key = value' lines, and "
-            + "[feed \"NAME\"] sections for one feed (NAME is its title, URL or number).",
+        discussion: discussion,
         subcommands: subcommands.map { $0.spec }, group: .maintenance)
+
+    static let discussion = """
+        The file is $XDG_CONFIG_HOME/podcli/config (or config under --home): 'key = value' lines, \
+        '#' comments, and [feed "NAME"] sections for one feed, NAME naming it as any FEED does (its \
+        number, URL or a unique part of its title). --feed finds a feed's section whatever name it \
+        was written with; a new section is named by the feed's title.
+
+        Sizes are bytes or K, M, G, T (binary: 500M, 1.5G); durations are seconds or s, m, h, d \
+        (90m). An unknown key, a bad value or a malformed line is reported with the file and line \
+        ('.../config:7: keep must be ...') and exit 64, by every command that reads the file.
+
+        --json keys (list): settings, feeds (each with name, settings)
+        """
 
     /// Not reached: the parser refuses a group named without one of its subcommands.
     static func run(_ arguments: ParsedArguments, in context: Context) throws {

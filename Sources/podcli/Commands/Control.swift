@@ -25,11 +25,32 @@ enum Status: Command {
     static let json = Flag("json", help: "Print the report as JSON (also when no player answers).")
     static let spec = CommandSpec(
         name: "status", abstract: "Say what the running player is playing, where, and in what state.",
-        discussion: """
-            Exits with 66 when no player is running, and with 75 when it cannot answer (suspended \
-            by Ctrl-Z, or not answering within 1 s); with --json, a report with its state is \
-            printed then too.
-            """, flags: [json], group: .remoteControl)
+        discussion: discussion, flags: [json], group: .remoteControl)
+
+    static let discussion = """
+        A running player listens on a control socket, so another terminal, a script or a key \
+        binding can drive it: status, pause, resume, toggle, stop, next, prev, next-chapter, \
+        prev-chapter, seek, seek-to, volume, speed, sleep, bookmark, attach.
+
+        Status gives the state ('playing', 'paused', 'interrupted (suspend)', 'interrupted (system \
+        sleep)', 'interrupted (device busy)', 'paused (device lost)', or 'starting' while the player \
+        opens its episode), the episode, where it is, the volume, and the rate, sleep timer, chapter, \
+        author and artwork when there are some.
+
+        --json keys: state, id, title, podcast, author, position, duration, volume, rate, sleep (seconds or "end"), artwork, chapter (number, title, start, end); with no player: state ("not playing", "suspended", "not answering"), pid, error
+
+        Every client gives up after 1 s; a player stopped by Ctrl-Z is reported at once. The socket \
+        is $XDG_RUNTIME_DIR/podcli/control (or control under --home); without XDG_RUNTIME_DIR, \
+        $TMPDIR/podcli-UID/control, in a directory podcli makes 0700 and refuses when it is a link \
+        or another user's. The player answers only its own user (SO_PEERCRED). A second play while \
+        one runs plays without remote control. With a session bus the player is also \
+        org.mpris.MediaPlayer2.podcli (media keys, playerctl), with its artwork: the picture in the \
+        file, else the episode's or the podcast's image, cut square to at most 600 px and cached as \
+        .artwork.jpg in the episode's directory.
+
+        Exit status: 64 when the player refuses a request (volume 150), 66 when no player is \
+        running, 75 when it is suspended or does not answer within 1 s.
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let answer: PlayerAnswer

@@ -12,9 +12,14 @@ enum Download: Command {
 
     static let spec = CommandSpec(
         name: "download", abstract: "Download listed episodes (as 'fetch' downloads an audio URL).",
-        discussion: "An episode that fails is reported on its own line and the others go on; the exit code is the "
-            + "first failure's.",
+        discussion: discussion,
         positionals: [ids], group: .library)
+
+    static let discussion = """
+        Each episode downloads as 'fetch' downloads audio ('podcli help fetch': resuming, retries, \
+        the checks, measuring, chapters and transcript). An episode that fails is reported on its \
+        own line and the others go on; the exit code is the first failure's.
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

@@ -7,8 +7,16 @@ enum Feeds: Command {
     static let json = Flag("json", help: "Print the feeds as a JSON array.")
 
     static let spec = CommandSpec(
-        name: "feeds", abstract: "List subscribed feeds: episodes, new, last refresh, last error.", flags: [json],
-        group: .library)
+        name: "feeds", abstract: "List subscribed feeds: episodes, new, last refresh, last error.",
+        discussion: discussion, flags: [json], group: .library)
+
+    static let discussion = """
+        A feed whose refresh failed says why until the next success; after three failures in a row \
+        'sync' leaves it alone for an hour, then two, four, ... up to a day ('refresh' still tries). \
+        Feed numbers are never given to another feed.
+
+        --json keys: id, url, title, author, link, image_url, episodes, new, downloaded, subscribed_at, checked_at, changed_at, last_error, failures, retry_at
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let summaries = try context.library().feeds()

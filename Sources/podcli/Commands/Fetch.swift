@@ -32,15 +32,7 @@ enum Fetch: Command {
 
     static let spec = CommandSpec(
         name: "fetch", abstract: "Subscribe to a feed, or download an episode from its audio URL.",
-        discussion: """
-            A feed (RSS or Atom, told by its type and first bytes) is subscribed to: the podcast and \
-            all its episodes are recorded, and only the newest counts as new; nothing is downloaded \
-            unless --download asks. Fetching a subscribed feed refreshes it with a conditional GET.
-
-            Audio streams to episodes/<uuid>/<name>.part, is checked to be MPEG audio, synced, and \
-            renamed into place in the same transaction that records it. Run the same command again \
-            after an interruption to resume where it stopped.
-            """,
+        discussion: discussion,
         positionals: [url], options: [result, protection, title, download], flags: [json], group: .library,
         examples: [
             Example(
@@ -50,6 +42,55 @@ enum Fetch: Command {
                 "podcli search --limit 5 darknet diaries && podcli fetch --result 1",
                 "Find a podcast by name, then subscribe to the first result."),
         ])
+
+    static let discussion = """
+        What the server sends decides: RSS or Atom is subscribed to, audio (by its file name, \
+        Content-Type or first bytes) is downloaded as an episode, anything else (an HTML page, \
+        plain text, an empty body) is refused with nothing stored (exit 65).
+
+        A feed: the podcast and all its episodes are recorded; only the newest counts as new, \
+        and nothing is downloaded unless --download asks. Fetching a subscribed feed refreshes \
+        it: a conditional GET (an unchanged feed is one small 304), gzip, and a 301/308 or an \
+        itunes:new-feed-url updates the stored URL. An episode is known across refreshes by its \
+        guid, else its enclosure URL with tracking prefixes stripped, else title and date; one \
+        without a date is dated when first seen, in its place in the feed's order. An episode \
+        the feed stops listing keeps its record and files.
+
+        Read: RSS 2.0 with the iTunes namespace, Podcasting 2.0 (guid, chapters, transcript, \
+        person), Podlove Simple Chapters, Atom, Media RSS; UTF-8, UTF-16 and the ASCII-based \
+        encodings real feeds declare. Refused (exit 65): a feed over 128 MiB, a start tag of \
+        more than 1,000 attributes, one that takes libxml2 more than 20 s of CPU. External \
+        entities and DTDs are never loaded, internal entities never expanded.
+
+        Audio (http or https, TLS verified): MP3 (MP2, MP1), MP4/M4A/M4B (AAC, ALAC), raw AAC, \
+        Ogg (Opus, Vorbis, FLAC) and FLAC, told by their first bytes. It streams to \
+        episodes/<uuid>/<name>.part (the name from Content-Disposition or the URL, sanitised, \
+        at most 120 bytes), is hashed, synced and renamed into place in the transaction that \
+        records it; then its structure is checked as the player would (an M4A cut short or \
+        without its index, DRM, a codec podcli cannot decode, a bad Ogg page): audio that \
+        cannot be played is exit 65, nothing kept. After the download the file is measured \
+        (exact length, loudness), and the feed's chapters (.chapters.json) and transcript \
+        (transcript.json: the most structured offer, at most 20 MiB) are kept beside it.
+
+        Interrupted? Run the same command again: it resumes with a Range request. Connection \
+        errors, timeouts, 408, 429 and 5xx are retried (5 attempts for audio, 3 for a feed) \
+        with backoff, honouring a Retry-After of up to 2 minutes; at most 10 redirects; a \
+        transfer under 1 KiB/s for 60 s is cut and retried. A host that refuses the connection \
+        or does not resolve is not retried (exit 69). A fetch that kept nothing (a 404, not \
+        audio) leaves nothing: no episode, no directory. The progress bar is drawn on stderr \
+        only when it is a terminal.
+
+        Protection classes: private (directory 0700, files 0600: the owner only) or open \
+        (0755/0644: any local user or service, e.g. a media server); --protection or the \
+        config's protection.
+
+        --json: the episode as 'show --json' gives it, or the feed as 'feeds --json' does.
+
+        Exit status: 65 when the URL gives neither a feed nor playable audio, 66 when a name \
+        or number matches no feed or episode, 69 when the server cannot be reached or fails \
+        after retries, 74 when the disk is full, 75 when another podcli downloads the same \
+        episode.
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let url = try reference(arguments, in: context)

@@ -15,17 +15,29 @@ enum Import: Command {
     static let spec = CommandSpec(
         name: "import",
         abstract: "Subscribe to the feeds of an OPML file, or take in AntennaPod's or gPodder's library.",
-        discussion: """
-            OPML: feeds already subscribed are refreshed. A feed that fails is reported on its own line and \
-            the others go on; the exit code is then that of the failure. AntennaPod or gPodder: the feeds, \
-            episodes, played marks, positions, queue, favourites (as stars) and per-feed settings, from the \
-            file alone (no network; the next sync refreshes the feeds), in one transaction; nothing is \
-            deleted or overwritten. A file that is neither is exit 65, with nothing changed.
-            """,
+        discussion: discussion,
         positionals: [file], group: .library,
         examples: [
             Example("podcli import subscriptions.opml", "Subscribe to every feed of an OPML file.")
         ])
+
+    static let discussion = """
+        OPML (outlines at any depth of folders): feeds already subscribed are refreshed. A feed that \
+        fails is reported on its own line and the others go on; the exit code is then the first \
+        failure's. An outline podcli cannot fetch (ftp:, data:) is skipped with a note; characters \
+        a URL cannot hold (spaces, é) are percent-encoded.
+
+        AntennaPod's database export (its layouts since 1.6) or gPodder's Database file, told by \
+        the content: the feeds, episodes, played marks, positions, queue and favourites (as stars), \
+        from the file alone (no network; the next sync refreshes the feeds), in one transaction. \
+        AntennaPod's per-feed speed, skip intro/ending and auto-download become speed, skip-intro, \
+        skip-outro and download in the feed's config section; HTTP credentials go into the feed \
+        URL. Nothing is deleted or overwritten, so importing again changes nothing. The file is only \
+        read, never locked (a -wal beside it is not read).
+
+        Exit status: 65 when the file is neither OPML nor such a library (or is damaged), with \
+        nothing changed; 69 when no server could be reached.
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let path = arguments[file]!

@@ -28,17 +28,36 @@ enum List: Command {
 
     static let spec = CommandSpec(
         name: "list", abstract: "List episodes, newest first, \(pageSize) at a time.",
-        discussion: """
-            A page ends with a line on stderr saying how many more episodes match; --offset shows the \
-            next page and --all every one. Lines are printed as they are read, so 'list --all | head' \
-            stops early.
-            """,
+        discussion: discussion,
         positionals: [feed], options: [search, limit, offset], flags: [all, new, downloaded, played, starred, json],
         group: .library,
         examples: [
             Example("podcli list --new --downloaded", "Episodes downloaded and not yet played."),
             Example("podcli list -s 'rust async' --all", "Every episode that mentions both words."),
         ])
+
+    static let discussion = """
+        Filters combine: FEED, --new, --downloaded, --played, --starred and -s. A page ends with a \
+        line on stderr saying how many more episodes match; --offset shows the next page and --all \
+        every one (not with --limit). Lines are printed as they are read, so 'list --all | head' \
+        stops early.
+
+        STATE: new (new, not downloaded), - (not downloaded), queued, downloading, downloaded, \
+        failed, played, deleted. \
+        FORMAT: what the downloaded file was found to be, else what the feed says, else the URL's \
+        extension (MP3, MP2, M4A, AAC, Opus, Vorbis, FLAC).
+
+        Search (-s TEXT): episodes whose title, podcast name or description has every word, or a \
+        word beginning with it, best first (BM25: the title weighs most, then the podcast's name, \
+        then the description). Case and accents do not matter, in any script; descriptions are \
+        searched as they read, not their HTML; punctuation separates words and FTS syntax means \
+        nothing. Transcripts are searched too, in stretches of about 30 s: FOUND says 'text' or the \
+        time to give 'play --from'. More than 32 words or 1,000 characters is exit 64. A search \
+        matching more than 10,000 episodes is listed newest first instead of ranked \
+        (PODCLI_SEARCH_RANK_LIMIT moves the limit).
+
+        --json keys: id, uuid, feed_id, feed, title, state, status, new, played, position, published_at, duration, size, format, url, kept, starred, last_error, found (a search's: texts, transcript_at)
+        """
 
     /// What a page holds unless told otherwise.
     static let pageSize = 50

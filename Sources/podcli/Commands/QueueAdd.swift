@@ -13,10 +13,19 @@ enum QueueAdd: Command {
 
     static let spec = CommandSpec(
         name: "add", abstract: "Add episodes to the end of the queue (a queued one keeps its place), or --next.",
+        discussion: discussion,
         positionals: [ids], flags: [next],
         examples: [
             Example("podcli queue add --next 17 18", "Play episodes 17 and 18 next.")
         ])
+
+    static let discussion = """
+        The episodes go to the end in the order given, or to the front with --next (one already \
+        queued moves there); they need not be downloaded: play streams them when their turn comes. \
+        A player already running goes on with the queue it started with.
+
+        Exit status: 66 when an ID names no episode (then nothing is queued).
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

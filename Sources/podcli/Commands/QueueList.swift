@@ -9,7 +9,15 @@ enum QueueList: Command {
 
     static let spec = CommandSpec(
         name: "ls", abstract: "List the queue in play order, with the time left at each episode's speed.",
-        flags: [json])
+        discussion: discussion, flags: [json])
+
+    static let discussion = """
+        Time left is each episode's length (measured, else the feed's) less where it was left, at \
+        the speed it plays at (its feed's speed, else the global one); an episode of unknown length \
+        makes the total 'at least'.
+
+        --json keys: those of 'list --json', and speed, left (seconds)
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

@@ -11,7 +11,14 @@ enum QueueMove: Command {
 
     static let spec = CommandSpec(
         name: "move", abstract: "Move a queued episode to another place in the queue; the others make room.",
-        positionals: [id, position])
+        discussion: discussion, positionals: [id, position])
+
+    static let discussion = """
+        Position 1 plays first ('queue ls' shows each one's place); the others move by one.
+
+        Exit status: 64 when the position is past the end of the queue, 66 when the episode is \
+        unknown or not queued.
+        """
 
     /// - Throws: `UsageError` for a position that is not a number; a `notFound` failure for an
     ///   episode not queued, a `usage` one for a position past the queue's end.

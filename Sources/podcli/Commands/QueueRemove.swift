@@ -10,7 +10,13 @@ enum QueueRemove: Command {
         domain: .dynamic(.episode))
 
     static let spec = CommandSpec(
-        name: "rm", abstract: "Remove episodes from the queue (not from the library).", positionals: [ids])
+        name: "rm", abstract: "Remove episodes from the queue (not from the library).",
+        discussion: discussion, positionals: [ids])
+
+    static let discussion = """
+        Exit status: 66 when an episode is unknown or was not queued (named after the others are \
+        removed).
+        """
 
     /// - Throws: a `notFound` failure naming the episodes that were not queued, after the others
     ///   are removed.

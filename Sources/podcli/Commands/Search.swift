@@ -13,12 +13,20 @@ enum Search: Command {
 
     static let spec = CommandSpec(
         name: "search", abstract: "Find podcasts in Apple Podcasts' directory (and Podcast Index).",
-        discussion: """
-            Asks the iTunes Search API at directory-url, and Podcast Index too when podcastindex-key \
-            and podcastindex-secret-command are set. FOLLOWING marks the feeds you subscribe to. \
-            The results are kept: 'podcli fetch --result N' subscribes to result N of the last search.
-            """,
+        discussion: discussion,
         positionals: [terms], options: [limit], flags: [json], group: .library)
+
+    static let discussion = """
+        Asks the iTunes Search API at directory-url, and Podcast Index too when podcastindex-key \
+        and podcastindex-secret-command are set. FOLLOWING marks the feeds you subscribe to. The \
+        results are kept: 'podcli fetch --result N' subscribes to result N of the last search.
+
+        --json keys: number, title, author, episodes, last_release, genre, feed_url, directory, id, following
+
+        Exit status: 64 when Podcast Index refuses the key, 65 when a directory answers with \
+        something that is not its API's (an HTML page, a count that disagrees), 66 when nothing \
+        is found, 69 when it cannot be reached or refuses (a 403).
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let term = arguments.values(terms).joined(separator: " ")

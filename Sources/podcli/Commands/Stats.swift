@@ -12,13 +12,20 @@ enum Stats: Command {
 
     static let spec = CommandSpec(
         name: "stats", abstract: "Show time listened and time saved, per feed and in all.",
-        discussion: """
-            MEDIA is the time of the episodes played, WALL the time it took. Skip silence saves the media it \
-            leaves out (SILENCE); speed saves the rest of the difference (SPEED: MEDIA less SILENCE less WALL); \
-            intros and outros skipped (INTRO/OUTRO) were never played. FINISHED counts episodes played to their \
-            end. The log begins when the library was made or upgraded to it, and says so.
-            """,
+        discussion: discussion,
         options: [since, feed], flags: [json], group: .maintenance)
+
+    static let discussion = """
+        MEDIA is the time of the episodes played, WALL the time it took. Skip silence saves the \
+        media it leaves out (SILENCE); speed saves the rest of the difference (SPEED: MEDIA less \
+        SILENCE less WALL); intros and outros skipped (INTRO/OUTRO) were never played. FINISHED \
+        counts episodes played to their end (or to m). Deleted episodes and unsubscribed feeds keep \
+        their time. The log begins when the library was made or upgraded to it, and says so.
+
+        --json keys: since, counting_since, feeds and total, each with feed_id, title, episodes, finished, media_seconds, wall_seconds, saved_by_speed_seconds, saved_by_silence_seconds, saved_by_intro_outro_seconds, saved_seconds
+
+        Exit status: 64 when --since is not a date (YYYY-MM-DD), 66 when no feed matches --feed.
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let day = try arguments.value(since, as: "a date, YYYY-MM-DD", CalendarDay.init)

@@ -19,22 +19,51 @@ enum Sync: Command {
 
     static let spec = CommandSpec(
         name: "sync", abstract: "Refresh every feed, delete what retention says, download what policy asks for.",
-        discussion: """
-            Policy comes from the configuration file ('podcli config list'). A feed or download that fails \
-            does not stop the others: it is reported on stderr, recorded (see 'podcli feeds' and 'podcli list') \
-            and makes the exit code non-zero. With --quiet nothing is printed unless something failed. Each run \
-            appends a summary to sync.log in $XDG_STATE_HOME/podcli (or the --home directory). When it \
-            downloaded episodes and a notification server is on the session bus, one desktop notification \
-            lists them, with a Play action that starts the newest. With gpodder-server set, it first exchanges \
-            subscriptions and positions with that server ('podcli remote status'); a server that cannot be \
-            reached leaves the rest of the sync to run, and sets the exit code (69, or 77 for a refused password).
-            """,
+        discussion: discussion,
         options: [jobs, limitRate], flags: [wait, noRemote], group: .maintenance,
         examples: [
             Example(
                 "podcli sync --quiet --limit-rate 500K",
                 "What cron runs: refresh, delete, download, printing only failures.")
         ])
+
+    static let discussion = """
+        What cron or a systemd timer runs ('17 * * * * /usr/local/bin/podcli sync --quiet'). It \
+        prints what it did, then one summary line:
+          #3 The Daily Show: 2 new
+          Deleted #41 Old Episode: played more than 14 days ago
+          Downloaded #97 Tuesday (48.2 MiB)
+          Synced 12 feeds, 2 new, 2 downloaded (96.1 MiB), 1 deleted (51.0 MiB) in 9.4 s
+
+        Policy comes from the configuration file ('podcli config list'):
+        - Refreshing: every feed with a conditional GET, --jobs at a time (host-connections from one \
+        host). A feed or episode that failed three times in a row waits an hour, then two, four, ... \
+        up to a day.
+        - Downloading, newest first: what download asks for (new, all or none), within max-age, \
+        max-size and the newest keep of a feed. A download cut short earlier is resumed. No \
+        download goes past stream-max-size or stream-max-time; --limit-rate caps them all together.
+        - Disk: downloads go first while disk-budget allows, and none leaves less than min-free \
+        free (checked again every 4 MiB as it writes). A full disk stops the downloads left, exit \
+        74, with no episode put into backoff.
+        - Retention, in two steps: before the downloads, played episodes delete-played-after days \
+        after they were played; after them, a feed's downloads beyond the newest keep. Never \
+        deleted: an episode you keep ('podcli keep'), one in the queue, one being played.
+        - Measuring: each download, and up to 10 older downloads not measured yet, per run.
+
+        A feed or download that fails does not stop the others: it is one line on stderr, recorded \
+        ('podcli feeds', 'podcli list'), and the exit code is the first failure's. With --quiet \
+        nothing is printed unless something failed. Each run appends to sync.log in \
+        $XDG_STATE_HOME/podcli (or the --home directory), which becomes sync.log.1 past 256 KiB.
+
+        When it downloaded episodes and a notification server is on the session bus, one desktop \
+        notification lists them, with a Play action (under cron, set DBUS_SESSION_BUS_ADDRESS, \
+        e.g. unix:path=/run/user/UID/bus). With gpodder-server set, it first exchanges subscriptions \
+        and positions with that server ('podcli help remote').
+
+        Exit status: 65 when content is bad or over a size limit, 69 when a server cannot be \
+        reached, 74 when the disk is full, 75 when another sync runs (without --wait), 77 when the \
+        sync server refuses the password.
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         var config = try context.config()

@@ -12,13 +12,18 @@ enum Unsubscribe: Command {
 
     static let spec = CommandSpec(
         name: "unsubscribe", abstract: "Stop following a feed.",
-        discussion: """
-            Episodes that were downloaded stay (as episodes of their own, with their files) unless \
-            --delete-files is given; the others are forgotten. The episodes' bookmarks are \
-            deleted unless --keep-bookmarks is given: then a forgotten episode's bookmarks keep \
-            its title, its feed's title and its audio URL, and play from that URL.
-            """,
+        discussion: discussion,
         positionals: [feed], flags: [deleteFiles, keepBookmarks], group: .library)
+
+    static let discussion = """
+        Episodes that were downloaded stay (as episodes of their own, with their files) unless \
+        --delete-files is given; the others are forgotten. The episodes' bookmarks are deleted \
+        unless --keep-bookmarks is given: then a forgotten episode's bookmarks keep its title, its \
+        feed's title and its audio URL, and play from that URL. Feed numbers are never reused.
+
+        Exit status: 66 when FEED names no feed (or several), 75 when --delete-files finds another \
+        podcli downloading one of its episodes (then nothing changes).
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()

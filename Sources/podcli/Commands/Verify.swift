@@ -13,8 +13,17 @@ enum Verify: Command {
 
     static let spec = CommandSpec(
         name: "verify", abstract: "Check downloaded files against their records (size, SHA-256, mode, owner).",
-        discussion: "Exits with 1 when a file differs from its record and was not repaired.",
+        discussion: discussion,
         positionals: [id], flags: [repair, json], group: .maintenance)
+
+    static let discussion = """
+        Each difference is one line: '#3 episodes/<uuid>/ep.mp3: mode 0644, recorded 0600'. \
+        --repair restores modes and owner, and downloads again what is missing or corrupt.
+
+        --json keys: id, path, outcome (matches, differs, repaired, downloaded), differences
+
+        Exit status: 1 when a file differs from its record and was not repaired.
+        """
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let library = try context.library()
