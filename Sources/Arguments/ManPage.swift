@@ -41,7 +41,7 @@ public enum ManPage {
         page.raw("\\fB\(escape(name))\\fR [\\fIoptions\\fR] \\fIcommand\\fR [\\fIarguments\\fR]")
         page.heading("DESCRIPTION")
         page.block(.paragraph(root.abstract))
-        for paragraph in paragraphs(root.discussion) { page.block(.paragraph(paragraph)) }
+        for part in parts(root.discussion) { page.part(part, indented: false) }
 
         page.heading("OPTIONS")
         let renderer = HelpRenderer(globalOptions: parser.globalOptions, globalFlags: parser.globalFlags)
@@ -86,11 +86,41 @@ public enum ManPage {
         .item(label: (flag.short.map { "-\($0), " } ?? "") + flag.displayName, text: flag.help)
     }
 
-    /// Blank-line separated paragraphs of a discussion, each one line of text.
-    static func paragraphs(_ text: String) -> [String] {
-        text.split(separator: "\n\n", omittingEmptySubsequences: true).map {
-            $0.split(separator: "\n").map { $0.trimmingSpaces() }.joined(separator: " ")
-        }.filter { !$0.isEmpty }
+    /// A piece of a discussion as `--help` shows it (`HelpRenderer`): text filled into a
+    /// paragraph, a list item ("- "), or indented lines kept as they are (a table, commands).
+    enum DiscussionPart: Equatable {
+        case text(String)
+        case bullet(String)
+        case literal([String])
+    }
+
+    /// A discussion's parts: a blank line ends a paragraph, a "- " line is a list item, and
+    /// lines indented by two spaces or more are kept as written, without the indentation.
+    static func parts(_ text: String) -> [DiscussionPart] {
+        var parts: [DiscussionPart] = []
+        var current: DiscussionPart?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let words = line.trimmingSpaces()
+            switch current {
+            case _ where words.isEmpty:
+                current.map { parts.append($0) }
+                current = nil
+            case _ where line.hasPrefix("- "):
+                current.map { parts.append($0) }
+                current = .bullet(String(words.dropFirst(2)))
+            case .literal(let lines) where line.hasPrefix("  "):
+                current = .literal(lines + [String(line.dropFirst(2))])
+            case _ where line.hasPrefix("  "):
+                current.map { parts.append($0) }
+                current = .literal([String(line.dropFirst(2))])
+            case .text(let text):
+                current = .text(text + " " + words)
+            default:
+                current.map { parts.append($0) }
+                current = .text(words)
+            }
+        }
+        return parts + (current.map { [$0] } ?? [])
     }
 
     private static func quoted(_ text: String) -> String { "\"" + escape(text) + "\"" }
@@ -166,6 +196,31 @@ public enum ManPage {
             }
         }
 
+        /// A part of a discussion; `indented` under a command's entry, else a paragraph of its own.
+        mutating func part(_ part: ManPage.DiscussionPart, indented: Bool) {
+            switch part {
+            case .text(let words) where indented:
+                control(".IP")
+                text(words)
+            case .text(let words):
+                block(.paragraph(words))
+            case .bullet(let words):
+                // In .RS/.RE: the item's indent does not become the next paragraph's.
+                control(".RS")
+                control(".IP \\(bu 2")
+                text(words)
+                control(".RE")
+            case .literal(let lines) where indented:
+                // Under the entry's text, lines as written.
+                control(".IP")
+                control(".nf")
+                for line in lines { raw(ManPage.escape(line)) }
+                control(".fi")
+            case .literal(let lines):
+                block(.literal(lines.joined(separator: "\n")))
+            }
+        }
+
         /// A command's entry: its usage as the tag, its abstract, discussion and own options
         /// indented under it; then its subcommands' entries.
         mutating func command(_ command: CommandSpec, at parent: [String], renderer: HelpRenderer) {
@@ -175,10 +230,7 @@ public enum ManPage {
             control(".TP")
             raw("\\fB" + ManPage.escape(path.joined(separator: " ")) + "\\fR" + ManPage.escape(String(rest)))
             text(command.abstract)
-            for paragraph in ManPage.paragraphs(command.discussion) {
-                control(".IP")
-                text(paragraph)
-            }
+            for part in ManPage.parts(command.discussion) { self.part(part, indented: true) }
             let items =
                 command.positionals.map {
                     ManBlock.item(label: HelpRenderer.label($0), text: ([$0.help] + $0.notes).joined(separator: " "))

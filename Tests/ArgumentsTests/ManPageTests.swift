@@ -55,6 +55,50 @@ import Testing
         #expect(page.contains(".TP\n\\fB\\-\\-home <dir>\\fR\nKeep everything in <dir>.\n"))
     }
 
+    /// A discussion's list items and indented lines (play's keys) keep their shape, as in --help.
+    @Test func aDiscussionsListItemsAndIndentedLinesKeepTheirShape() {
+        let parser = ArgumentParser(
+            root: CommandSpec(
+                name: "podcli", abstract: "Podcasts.",
+                subcommands: [
+                    CommandSpec(
+                        name: "play", abstract: "Play.",
+                        discussion: """
+                            Keys:
+                              space     play / pause
+                              q         quit
+
+                            Listening:
+                            - speed: pitch kept, heard at once.
+                            Then text,
+                            and more.
+                            """, group: .playback)
+                ]),
+            version: "1")
+        let page = ManPage.render(parser, date: "2026-12-03")
+        #expect(
+            page.contains(
+                """
+                Play.
+                .IP
+                Keys:
+                .IP
+                .nf
+                space     play / pause
+                q         quit
+                .fi
+                .IP
+                Listening:
+                .RS
+                .IP \\(bu 2
+                speed: pitch kept, heard at once.
+                .RE
+                .IP
+                Then text, and more.
+
+                """), "\(page)")
+    }
+
     @Test func textIsEscapedForRoff() {
         // A leading dot would be a request; groff reads bytes, so non-ASCII goes as \[uXXXX].
         #expect(Self.page.contains("\n\\&.dot first, then a back\\eslash and caf\\[u00E9] \\[u2192] on.\n"))
