@@ -17,7 +17,7 @@ enum Show: Command {
         Prints the episode's record, its chapters and its description as plain text. Chapters are \
         merged from every source: the downloaded file's own (ID3 CHAP, MP4 chapter tracks, Vorbis \
         comments) are the list when it has them, taking a title, URL or image from the feed's chapter \
-        starting within a second; else the feed's Podcasting 2.0 chapters file or Podlove chapters. \
+        starting within a second; else the feed's (its Podcasting 2.0 chapters file, else Podlove's). \
         A broken source is one 'Chapters' line saying why. A measured file shows 'Loudness -18.3 \
         LUFS, true peak -1.2 dBTP'; skip silence's savings show as 'Skipped 0:10 of silence'.
 
