@@ -42,7 +42,7 @@ enum Sync: Command {
         - Downloading, newest first: what download asks for (new, all or none), within max-age, \
         max-size and the newest keep of a feed. A download cut short earlier is resumed. No \
         download goes past stream-max-size or stream-max-time; --limit-rate caps them all together.
-        - Disk: downloads go first while disk-budget allows, and none leaves less than min-free \
+        - Disk: the newest go first while disk-budget allows, and none leaves less than min-free \
         free (checked again every 4 MiB as it writes). A full disk stops the downloads left, exit \
         74, with no episode put into backoff.
         - Retention, in two steps: before the downloads, played episodes delete-played-after days \
