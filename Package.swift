@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "CGD"),
         // FFmpeg's headers only: its libraries are loaded (dlopen) when first needed.
         .target(name: "CFFmpeg"),
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
 
         // Build-time embedding of Migrations/*.sql into the EpisodeStore module.
         .executableTarget(name: "EmbedSQL"),
@@ -39,8 +40,10 @@ let package = Package(
         // The few String operations Foundation has and FoundationEssentials lacks.
         .target(name: "Strings"),
         .target(name: "Arguments"),
+        // Deflate and inflate (zlib): the library's store of transcripts' text.
+        .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(
-            name: "EpisodeStore", dependencies: ["CSQLite", "Digest", "Strings"],
+            name: "EpisodeStore", dependencies: ["CSQLite", "Digest", "Strings", "Zlib"],
             plugins: ["EmbedMigrations"]),
         // Threads that stop when asked and are joined: every thread a command starts ends before it returns.
         .target(name: "Threads", dependencies: ["CSystem"]),
@@ -88,6 +91,7 @@ let package = Package(
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "TestSupport"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
+        .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         // CSQLite: a test holds locks with a bare connection, as another process would; Feeds: media keys
         // as a feed's items and a sync server's actions get them (TrackingPrefix).
         .testTarget(name: "EpisodeStoreTests", dependencies: ["EpisodeStore", "Digest", "CSQLite", "Feeds"]),

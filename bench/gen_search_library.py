@@ -11,15 +11,19 @@ in a minute or two instead of scale.sh's 40-minute import of a million items ove
 
 With --transcripts N, the newest N episodes get a transcript of an hour: segments of 30 s, each of
 about 75 words (9,000 an hour) from a vocabulary of 20,000 made-up words in Zipf's proportions, plus
-"zeppelin" once in one transcript in 50 (a rare word); "nebula" is in nearly every segment — written to the table podcli's schema keeps them
-in, whose triggers index them. Prints the bytes of transcript text written (the words and spaces).
+"zeppelin" once in one transcript in 50 (a rare word); "nebula" is in nearly every segment — written as podcli
+writes them (schema 17): the segments' times and speakers, their texts once per episode as a deflated JSON
+array, and the contentless index given each segment's text. Prints the bytes of transcript text written (the
+words and spaces).
 """
 
 import argparse
+import json
 import random
 import sqlite3
 import sys
 import time
+import zlib
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from gen_feeds import NEWEST, TOPICS, WORDS  # noqa: E402
@@ -102,11 +106,24 @@ def main():
             for row in rows:
                 text_bytes += len(row[4].encode())
                 yield row
-        db.executemany(
-            "INSERT INTO transcript_segments (rowid, start_ms, end_ms, speaker, text) VALUES (?, ?, ?, ?, ?)",
-            counted(transcript_rows(rng, newest, 50)))
-        # Indexed as podcli indexes a transcript it sets: the rows inserted, then indexed in one statement.
-        db.execute("INSERT INTO transcript_search (rowid, text) SELECT rowid, text FROM transcript_segments")
+        def store(episode_id, texts):
+            # Element N of the array is the text of the segment at place N (podcli's TranscriptTexts).
+            array = json.dumps(texts, ensure_ascii=False, separators=(",", ":")).encode()
+            db.execute("INSERT INTO transcript_texts (episode_id, texts) VALUES (?, ?)",
+                       (episode_id, zlib.compress(array, 9)))
+        episode_id, texts = None, []
+        for rowid, start, end, speaker, text in counted(transcript_rows(rng, newest, 50)):
+            if rowid // 1048576 != episode_id:
+                if texts:
+                    store(episode_id, texts)
+                episode_id, texts = rowid // 1048576, []
+            texts.append(text)
+            db.execute("INSERT INTO transcript_segments (rowid, start_ms, end_ms, speaker) VALUES (?, ?, ?, ?)",
+                       (rowid, start, end, speaker))
+            # Indexed as podcli indexes a transcript it sets: each segment given to the index with its text.
+            db.execute("INSERT INTO transcript_search (rowid, text) VALUES (?, ?)", (rowid, text))
+        if texts:
+            store(episode_id, texts)
         print("transcript text: %d bytes" % text_bytes)
     db.execute("COMMIT")
     if args.episodes:

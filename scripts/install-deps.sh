@@ -8,6 +8,8 @@ packages=(
     libcurl4-openssl-dev libsqlite3-dev libssl-dev libxml2-dev libmpg123-dev libasound2-dev
     # speed with the pitch kept (Sonic, as AntennaPod and Pocket Casts) and EBU R128 loudness
     libsonic-dev libebur128-dev
+    # zlib deflates the transcripts' text the library keeps (Sources/CZlib, schema 17)
+    zlib1g-dev
     # how SwiftPM finds libxml2's headers (/usr/include/libxml2)
     pkg-config
     # the tests' loopback HTTP server and the demo; mpg123's own decoder as the tests' reference

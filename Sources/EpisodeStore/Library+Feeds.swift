@@ -197,11 +197,13 @@ extension Library {
         let changeRows = { (writer: borrowing Writer) throws(StoreError) in
             try self.unsubscribeBookmarks(
                 of: feed, keeping: keepBookmarks, forgotten: forgotten.map(\.id), in: writer)
+            let transcribed = try self.transcribedEpisodes(ofFeed: feed.id, in: writer)
             for episode in episodes {
                 if !deleteFiles && withFiles.contains(where: { $0.id == episode.id }) {
                     try writer.run(
                         "UPDATE episodes SET feed_id = NULL, is_new = 0 WHERE id = ?", [SQLValue(episode.id)])
                 } else {
+                    if transcribed.contains(episode.id) { try self.forgetTranscript(of: episode.id, in: writer) }
                     try writer.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
                 }
             }

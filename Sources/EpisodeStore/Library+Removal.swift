@@ -7,6 +7,7 @@ extension Library {
     public func remove(_ episode: Episode) throws(StoreError) {
         try deleteDirectory(of: episode) { writer throws(StoreError) in
             try recordDeletion(of: episode, in: writer)
+            try forgetTranscript(of: episode.id, in: writer)
             try writer.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episode.id)])
         }
     }
@@ -20,7 +21,7 @@ extension Library {
             try writer.run("DELETE FROM files WHERE episode_id = ?", [SQLValue(episode.id)])
             try writer.run("DELETE FROM queue WHERE episode_id = ?", [SQLValue(episode.id)])
             // Its transcript went with the directory: `list -s` no longer finds it there.
-            try writer.run("DELETE FROM transcript_segments WHERE rowid BETWEEN ? AND ?", Self.segmentRange(of: episode.id))
+            try forgetTranscript(of: episode.id, in: writer)
             try writer.run(
                 """
                 UPDATE episodes SET state = 'new', removed_at = ?, downloaded_at = NULL, validator = NULL, is_new = 0

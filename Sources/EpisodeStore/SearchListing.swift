@@ -1,6 +1,6 @@
 /// The SQL of a search's listing and of its count: the episodes whose texts (`episode_search`)
-/// or one of whose transcript segments (`transcript_search`, schema 16) have every word, with
-/// where each was found (`SearchHit`).
+/// or one of whose transcript segments (`transcript_search`, schema 16, without the text since
+/// 17) have every word, with where each was found (`SearchHit`).
 ///
 /// Ranking reads and orders every match before the first one is shown, which for a word in half of
 /// a million episodes took 2 s. So the plan is chosen by how many episodes' texts match, counted

@@ -1,0 +1,2 @@
+// zlib's header (Debian's zlib1g-dev): deflate and inflate, for the transcripts' stored text.
+#include <zlib.h>
