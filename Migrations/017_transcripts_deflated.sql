@@ -8,20 +8,20 @@
 -- episode (Library+Transcripts.swift).
 
 -- The segments' texts of an episode, as a JSON array in the order of their places (the segment
--- with rowid episode_id * 2^20 + N is element N). podcli writes it deflated, as a BLOB; SQL
--- cannot deflate, so this migration writes it as TEXT, which stands for the array not deflated.
--- No ON DELETE action: an episode with a transcript cannot be deleted until the store has made
--- its index forget it (the delete would leave words in the index that nothing can remove).
+-- with rowid episode_id * 2^20 + N is element N), deflated (`deflated()`, which every podcli
+-- connection defines). No ON DELETE action: an episode with a transcript cannot be deleted until
+-- the store has made its index forget it (the delete would leave words in the index that nothing
+-- could remove).
 CREATE TABLE transcript_texts (
     episode_id INTEGER PRIMARY KEY REFERENCES episodes (id),
-    texts      ANY NOT NULL
+    texts      BLOB NOT NULL
 );
 INSERT INTO transcript_texts (episode_id, texts)
-SELECT episodes.id, (
+SELECT episodes.id, deflated((
     -- A range of the table's key, read in its order (setTranscript numbers the places from 0).
     SELECT json_group_array(text) FROM (
         SELECT text FROM transcript_segments
-        WHERE rowid BETWEEN episodes.id * 1048576 AND episodes.id * 1048576 + 1048575 ORDER BY rowid))
+        WHERE rowid BETWEEN episodes.id * 1048576 AND episodes.id * 1048576 + 1048575 ORDER BY rowid)))
 FROM episodes
 WHERE EXISTS (
     SELECT 1 FROM transcript_segments WHERE rowid BETWEEN episodes.id * 1048576 AND episodes.id * 1048576 + 1048575);
@@ -40,5 +40,15 @@ CREATE VIRTUAL TABLE transcript_search USING fts5(
 INSERT INTO transcript_search (transcript_search, rank) VALUES ('automerge', 16);
 INSERT INTO transcript_search (rowid, text) SELECT rowid, text FROM transcript_segments;
 
--- A segment keeps what a search hit and `podcli transcript` need besides the text.
-ALTER TABLE transcript_segments DROP COLUMN text;
+-- A segment keeps what a search hit and `podcli transcript` need besides the text. Copied, not
+-- ALTER TABLE ... DROP COLUMN, which rewrites each row in place and frees no page: the pages of
+-- the text go to the free list, for what the library writes next.
+CREATE TABLE transcript_times (
+    start_ms INTEGER NOT NULL,
+    end_ms   INTEGER,
+    speaker  TEXT
+);
+INSERT INTO transcript_times (rowid, start_ms, end_ms, speaker)
+SELECT rowid, start_ms, end_ms, speaker FROM transcript_segments ORDER BY rowid;
+DROP TABLE transcript_segments;
+ALTER TABLE transcript_times RENAME TO transcript_segments;

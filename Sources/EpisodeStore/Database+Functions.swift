@@ -1,4 +1,5 @@
 import CSQLite
+import Zlib
 
 extension Database {
     /// Defines `search_text(description)` on this connection: the words of a description
@@ -20,6 +21,33 @@ extension Database {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
         let code = sqlite3_create_function_v2(handle, "uuid_bytes", 1, flags, nil, uuidBytes, nil, nil, nil)
         guard code == SQLITE_OK else { throw Database.error(handle, code, "defining uuid_bytes()") }
+    }
+}
+
+extension Database {
+    /// Defines `deflated(text)` on this connection: the text's UTF-8 deflated (zlib), with which
+    /// schema 17 stores the transcripts' texts it moves (`TranscriptTexts`).
+    func defineDeflated() throws(StoreError) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        let code = sqlite3_create_function_v2(handle, "deflated", 1, flags, nil, deflated, nil, nil, nil)
+        guard code == SQLITE_OK else { throw Database.error(handle, code, "defining deflated()") }
+    }
+}
+
+/// `deflated(text)`: NULL for NULL, else the text's bytes deflated; an error when zlib fails.
+private let deflated: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, arguments in
+    guard let argument = arguments?[0], sqlite3_value_type(argument) != SQLITE_NULL,
+        let text = sqlite3_value_text(argument)
+    else {
+        sqlite3_result_null(context)
+        return
+    }
+    do {
+        let bytes = try Deflate.compress(Array(UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument)))))
+        sqlite3_result_blob(context, bytes, Int32(bytes.count), csqlite_transient())
+    } catch {
+        sqlite3_result_error(context, "deflated(): zlib: \(error)", -1)
     }
 }
 

@@ -22,6 +22,7 @@ public final class Database {
         sqlite3_busy_handler(connection, waitWhileBusy, UnsafeMutableRawPointer(bitPattern: Int(milliseconds)))
         try defineSearchText()
         try defineUUIDBytes()
+        try defineDeflated()
         try execute("PRAGMA foreign_keys = ON")
         // For a new file only (an existing one keeps its own): rows of an episode's texts average
         // ~650 bytes, and a 4 KiB page left ~10% of itself unused around six of them.

@@ -3,8 +3,7 @@ import Zlib
 
 /// The texts of a transcript's segments as the library keeps them (schema 17), once per episode:
 /// a JSON array whose element N is the text of the segment at place N, which SQLite reads with
-/// `json_each` to index the segments or make the index forget them. podcli stores it deflated
-/// (a BLOB); a TEXT value is the array not deflated, as schema 17's migration wrote it.
+/// `json_each` to index the segments or make the index forget them; stored deflated (a BLOB).
 enum TranscriptTexts {
     /// The JSON array of `texts`, and the value to store for it.
     static func stored(_ texts: [String]) throws(StoreError) -> (json: String, value: SQLValue) {
@@ -20,8 +19,6 @@ enum TranscriptTexts {
     /// - Throws: `StoreError.sqlite` with SQLITE_CORRUPT when a deflated value cannot be inflated.
     static func json(of stored: SQLValue, episodeID: Int) throws(StoreError) -> String {
         switch stored {
-        case .text(let json):
-            return json
         case .blob(let deflated):
             do {
                 return String(decoding: try Deflate.decompress(deflated), as: UTF8.self)
@@ -30,9 +27,9 @@ enum TranscriptTexts {
                     code: SQLITE_CORRUPT, message: "its stored text cannot be inflated (zlib: \(error))",
                     operation: "reading the transcript of episode \(episodeID)")
             }
-        case .null, .integer, .real:
+        case .null, .integer, .real, .text:
             throw .sqlite(
-                code: SQLITE_CORRUPT, message: "its stored text is not a JSON array",
+                code: SQLITE_CORRUPT, message: "its stored text is not deflated",
                 operation: "reading the transcript of episode \(episodeID)")
         }
     }

@@ -236,6 +236,8 @@ import Testing
         #expect(try library.transcript(of: 1) == interview)
         #expect(try library.transcript(of: 2) == [TranscriptSegment(startMilliseconds: 5_000, text: "A \"quoted\"\n\\ zeppelin")])
         #expect(try library.transcript(of: 3).isEmpty)
+        // Deflated, as the store writes them.
+        #expect(try library.database.rows("SELECT DISTINCT typeof(texts) FROM transcript_texts").map { $0.string(0) } == ["blob"])
         try expectIndexInStep(library)
         #expect(try hits(library, "zeppelin") == [
             "Old 1": SearchHit(inTexts: false, transcriptMilliseconds: 754_200),
