@@ -12,7 +12,7 @@ in a minute or two instead of scale.sh's 40-minute import of a million items ove
 With --transcripts N, the newest N episodes get a transcript of an hour: segments of 30 s, each of
 about 75 words (9,000 an hour) from a vocabulary of 20,000 made-up words in Zipf's proportions, plus
 "zeppelin" once in one transcript in 50 (a rare word); "nebula" is in nearly every segment — written as podcli
-writes them (schema 17): the segments' times and speakers, their texts once per episode as a deflated JSON
+writes them (schema 18): the segments' times and speakers, their texts once per episode as a deflated JSON
 array, and the contentless index given each segment's text. Prints the bytes of transcript text written (the
 words and spaces).
 """

@@ -8,7 +8,7 @@ packages=(
     libcurl4-openssl-dev libsqlite3-dev libssl-dev libxml2-dev libmpg123-dev libasound2-dev
     # speed with the pitch kept (Sonic, as AntennaPod and Pocket Casts) and EBU R128 loudness
     libsonic-dev libebur128-dev
-    # zlib deflates the transcripts' text the library keeps (Sources/CZlib, schema 17)
+    # zlib deflates the transcripts' text the library keeps (Sources/CZlib, schema 18)
     zlib1g-dev
     # how SwiftPM finds libxml2's headers (/usr/include/libxml2)
     pkg-config

@@ -18,7 +18,7 @@ extension Database {
     }
 
     /// Defines `deflated(text)` on this connection: the text's UTF-8 deflated (zlib), with which
-    /// schema 17 stores the transcripts' texts it moves (`TranscriptTexts`).
+    /// schema 18 stores the transcripts' texts it moves (`TranscriptTexts`).
     func defineDeflated() throws(StoreError) {
         try define("deflated", deflated)
     }

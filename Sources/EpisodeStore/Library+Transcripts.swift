@@ -1,8 +1,8 @@
 /// Episodes' transcripts: their segments' times and speakers (schema 16), their texts once per
-/// episode, deflated (`TranscriptTexts`, schema 17), and their contentless search index, kept in
+/// episode, deflated (`TranscriptTexts`, schema 18), and their contentless search index, kept in
 /// step in the transaction that sets, replaces or removes a transcript or deletes its episode.
 /// The index forgets a segment only when given its text again, which only the store can inflate:
-/// every deletion goes through `forgetTranscript(of:in:)` (schema 17's foreign key refuses to
+/// every deletion goes through `forgetTranscript(of:in:)` (schema 18's foreign key refuses to
 /// delete an episode whose transcript is still there).
 extension Library {
     /// The most segments a transcript keeps: a segment's rowid is its episode's id times this

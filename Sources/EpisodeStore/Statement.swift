@@ -104,7 +104,7 @@ public final class Statement {
 }
 
 /// A value SQLite stores for podcli: floats only for loudness (schema 8), blobs only for UUIDs and
-/// transcripts' deflated texts (schema 17).
+/// transcripts' deflated texts (schema 18).
 public enum SQLValue: Equatable, Sendable {
     case null
     case integer(Int64)

@@ -1,7 +1,7 @@
 import CSQLite
 import Zlib
 
-/// The texts of a transcript's segments as the library keeps them (schema 17), once per episode:
+/// The texts of a transcript's segments as the library keeps them (schema 18), once per episode:
 /// a JSON array whose element N is the text of the segment at place N, which SQLite reads with
 /// `json_each` to index the segments or make the index forget them; stored deflated (a BLOB).
 enum TranscriptTexts {

@@ -1,4 +1,4 @@
--- podcli schema 17: a transcript's text kept once, deflated, beside an index that keeps none.
+-- podcli schema 18: a transcript's text kept once, deflated, beside an index that keeps none.
 --
 -- Schema 16 kept each segment's text in its row, the content of its index: the database grew by
 -- 1.35 times the transcripts' words. Now the index is contentless and the text is kept per
