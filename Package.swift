@@ -80,8 +80,8 @@ let package = Package(
         .executableTarget(
             name: "podcli",
             dependencies: [
-                "Arguments", "PodcliKit", "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback",
-                "PodcastDirectory", "Strings", "Terminal", "RemoteControl", "DesktopNotifications", "Artwork", "GPodderSync",
+                "Arguments", "PodcliKit", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback", "PodcastDirectory",
+                "Strings", "Terminal", "RemoteControl", "DesktopNotifications", "Artwork", "GPodderSync", "Threads",
                 "Transcripts",
             ]),
 
