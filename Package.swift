@@ -110,8 +110,14 @@ let package = Package(
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "TestSupport"]),
         .testTarget(name: "DesktopNotificationsTests", dependencies: ["DesktopNotifications", "TestSupport"]),
         .testTarget(name: "ArtworkTests", dependencies: ["Artwork", "TestSupport"]),
-        .testTarget(name: "PodcliKitTests", dependencies: ["PodcliKit", "TestSupport", "Transcripts"]),
         .testTarget(
-            name: "podcliTests", dependencies: ["podcli", "TestSupport", "Transcripts", "PodcliKit", "Terminal"]),
+            name: "PodcliKitTests",
+            dependencies: [
+                "PodcliKit", "TestSupport", "Chapters", "Downloads", "EpisodeStore", "Feeds", "Playback", "Threads",
+                "Transcripts",
+            ]),
+        .testTarget(
+            name: "podcliTests",
+            dependencies: ["podcli", "TestSupport", "EpisodeStore", "Transcripts", "PodcliKit", "Terminal"]),
     ]
 )

@@ -3,14 +3,14 @@ import TestSupport
 import Testing
 
 /// The layers of the package, held against `Package.swift` and every `import` in `Sources/`:
-/// the executable over PodcliKit over the Swift modules over the C modules. SwiftPM lets a module
-/// import any module built before it, declared or not, so only a reading of the sources keeps the
-/// declarations true.
+/// the executable over PodcliKit over the Swift modules over the C modules; and every import of
+/// `Tests/` declared. SwiftPM lets a module import any module built before it, declared or not, so
+/// only a reading of the sources keeps the declarations true.
 @Suite struct PackageLayeringTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../..").standardized
 
-    @Test func everyImportInSourcesIsADeclaredDependencyDownTheLayers() throws {
+    @Test func everyImportIsADeclaredDependencyDownTheLayers() throws {
         let findings = try PackageLayering(packageRoot: Self.packageRoot).findings()
         for finding in findings { Issue.record(Comment(rawValue: finding.description)) }
     }
@@ -43,12 +43,13 @@ import Testing
             """,
             "Sources/PodcliKit/Kit.swift": "internal import Mid\n@testable import Low\n",
             "Sources/podcli/main.swift": "import PodcliKit\n",
-            "Tests/MidTests/MidTests.swift": "import Low\n",
+            "Tests/MidTests/MidTests.swift": "import Foundation\n@testable import Mid\nimport Low\n",
         ]
         for (path, text) in files { try root.write(Data(text.utf8), to: path) }
         let findings = try PackageLayering(packageRoot: root.url).findings().map(\.description)
         #expect(
             findings == [
+                "Tests/MidTests/MidTests.swift:3: MidTests imports Low, which Package.swift does not declare among its dependencies",
                 "Package.swift:4: CShim (a C module) depends on Low (a Swift module): dependencies run down the layers",
                 "Sources/Low/Low.swift:2: Low (a Swift module) imports PodcliKit (the application layer): imports run down the layers",
                 "Sources/Low/Low.swift:2: Low imports PodcliKit, which Package.swift does not declare among its dependencies",
@@ -91,6 +92,8 @@ struct PackageLayering {
     static let systemModules: Set<String> = ["FoundationEssentials", "Glibc", "Synchronization", "Dispatch"]
     /// EmbedSQL runs at build time and is not linked into podcli.
     static let moreSystemModules: [String: Set<String>] = ["EmbedSQL": ["Foundation"]]
+    /// What tests may import besides: the test libraries, and Foundation (nothing of a test ships).
+    static let testModules: Set<String> = ["Foundation", "Testing", "XCTest", "Darwin"]
     /// The one target between the executable and the modules.
     static let applicationTarget = "PodcliKit"
 
@@ -104,16 +107,27 @@ struct PackageLayering {
     }
 
     func findings() throws -> [Finding] {
-        // Test targets and plugins sit outside the layers: only what is built from Sources/ is checked.
-        let targets = manifest.targets.filter { $0.kind != .testTarget && $0.kind != .plugin }
-            .filter { $0.directory.hasPrefix("Sources/") }
+        // Plugins run in SwiftPM; tests and their support sit above the layers and may import any
+        // module they declare.
+        let built = manifest.targets.filter { $0.kind != .plugin }
+        let targets = built.filter { $0.directory.hasPrefix("Sources/") }
+        var findings: [Finding] = []
+        for test in built where !test.directory.hasPrefix("Sources/") {
+            let allowed = Self.systemModules.union(Self.testModules)
+            for file in try swiftFiles(in: test.directory) {
+                let text = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
+                for (line, module) in Self.imports(in: text)
+                where !allowed.contains(module) && !test.dependencies.contains(where: { $0.name == module }) {
+                    findings.append(Self.undeclared(module, by: test.name, at: file, line))
+                }
+            }
+        }
         var layers: [String: Layer] = [:]
         var swiftFiles: [String: [String]] = [:]
         for target in targets {
             swiftFiles[target.name] = try self.swiftFiles(in: target.directory)
             layers[target.name] = layer(of: target, hasSwift: !(swiftFiles[target.name] ?? []).isEmpty)
         }
-        var findings: [Finding] = []
         for target in targets {
             guard let layer = layers[target.name] else { continue }
             let declared = Set(target.dependencies.map(\.name))
@@ -138,13 +152,7 @@ struct PackageLayering {
                                 message: "\(target.name) (\(layer)) imports \(module) (\(other)): "
                                     + "imports run down the layers"))
                     }
-                    if !declared.contains(module) {
-                        findings.append(
-                            Finding(
-                                file: file, line: line,
-                                message: "\(target.name) imports \(module), "
-                                    + "which Package.swift does not declare among its dependencies"))
-                    }
+                    if !declared.contains(module) { findings.append(Self.undeclared(module, by: target.name, at: file, line)) }
                 }
             }
             // A C module's dependencies are used by #include, which this does not read.
@@ -157,6 +165,12 @@ struct PackageLayering {
             }
         }
         return findings
+    }
+
+    static func undeclared(_ module: String, by target: String, at file: String, _ line: Int) -> Finding {
+        Finding(
+            file: file, line: line,
+            message: "\(target) imports \(module), which Package.swift does not declare among its dependencies")
     }
 
     /// Swift modules may import each other (SwiftPM refuses cycles), and C modules each other;
@@ -187,7 +201,9 @@ struct PackageLayering {
         var inMultilineString = false
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let wasInString = inMultilineString
-            if line.components(separatedBy: "\"\"\"").count % 2 == 0 { inMultilineString.toggle() }
+            // `\"""` inside a multi-line string is three quotes, not its end.
+            let unescaped = line.replacingOccurrences(of: "\\\"\"\"", with: "")
+            if unescaped.components(separatedBy: "\"\"\"").count % 2 == 0 { inMultilineString.toggle() }
             guard !wasInString else { continue }
             var words = line.split(whereSeparator: \.isWhitespace)[...]
             while let first = words.first, first.hasPrefix("@") || modifiers.contains(first) { words.removeFirst() }
