@@ -60,7 +60,8 @@ let package = Package(
         // An episode's transcript from the file a feed offers: JSON, WebVTT, SRT, HTML or plain text.
         .target(name: "Transcripts", dependencies: ["HTML", "Strings"]),
         .target(
-            name: "Playback", dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA", "CSonic", "CEBUR128", "Threads"]),
+            name: "Playback",
+            dependencies: ["AudioFormats", "CMPG123", "CFFmpeg", "CALSA", "CSonic", "CEBUR128", "Threads"]),
         // Podcast directories (the iTunes Search API, Podcast Index) and the podcast links that name a feed.
         .target(name: "PodcastDirectory", dependencies: ["Digest", "Downloads", "Strings"]),
         .target(name: "Terminal", dependencies: ["CSystem", "Strings"]),
@@ -73,21 +74,26 @@ let package = Package(
         .target(
             name: "PodcliKit",
             dependencies: [
-                "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback", "PodcastDirectory", "Strings",
-                "Terminal", "AudioSession", "RemoteControl", "DesktopNotifications", "Threads", "CSystem", "GPodderSync",
-                "Transcripts",
+                "AudioFormats", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback", "PodcastDirectory",
+                "Strings", "Terminal", "AudioSession", "RemoteControl", "DesktopNotifications", "Threads", "CSystem",
+                "GPodderSync", "Transcripts",
             ]),
         .executableTarget(
             name: "podcli",
             dependencies: [
-                "Arguments", "PodcliKit", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback", "PodcastDirectory",
-                "Strings", "Terminal", "RemoteControl", "DesktopNotifications", "Artwork", "GPodderSync", "Threads",
-                "Transcripts",
+                "Arguments", "PodcliKit", "Chapters", "EpisodeStore", "Downloads", "Feeds", "Playback",
+                "PodcastDirectory", "Strings", "Terminal", "RemoteControl", "DesktopNotifications", "Artwork",
+                "GPodderSync", "Threads", "Transcripts",
             ]),
 
         // Tests mirror the modules. TestSupport holds the loopback HTTP server with fault modes,
         // temporary directories and the runner for the built podcli executable.
-        .target(name: "TestSupport", path: "Tests/Support", exclude: ["fault_server.py", "notification_server.py", "gpodder_server.py", "sync_dialect_server.py", "directory_server.py"]),
+        .target(
+            name: "TestSupport", path: "Tests/Support",
+            exclude: [
+                "fault_server.py", "notification_server.py", "gpodder_server.py", "sync_dialect_server.py",
+                "directory_server.py",
+            ]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "TestSupport"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
@@ -104,7 +110,8 @@ let package = Package(
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
         .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Strings", "TestSupport"]),
         // CMPG123: libmpg123's own picture reader is the reference for the embedded pictures of the corpus.
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "AudioFormats", "CMPG123", "TestSupport", "Threads"]),
+        .testTarget(
+            name: "PlaybackTests", dependencies: ["Playback", "AudioFormats", "CMPG123", "TestSupport", "Threads"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "TestSupport"]),

@@ -45,7 +45,8 @@ public enum AudioFileCheck {
         let tracks = index.children(in: source).filter { $0.type == "trak" }.map { MP4Track($0, in: source) }
         let audio = tracks.filter { $0.handler == "soun" }
         guard !audio.isEmpty else {
-            return tracks.contains { $0.handler == "vide" } ? "the MP4 file has video and no audio track"
+            return tracks.contains { $0.handler == "vide" }
+                ? "the MP4 file has video and no audio track"
                 : "the MP4 file has no audio track"
         }
         let clear = audio.filter { !$0.isEncrypted }

@@ -50,7 +50,8 @@ public enum AudioSniffer {
         var offset = 0
         while offset + 4 <= bytes.count {
             if let header = MPEGFrameHeader(bytes, at: offset) {
-                if follows(offset + header.length, in: bytes) || MPEGFrameHeader(bytes, at: offset + header.length) != nil
+                if follows(offset + header.length, in: bytes)
+                    || MPEGFrameHeader(bytes, at: offset + header.length) != nil
                 {
                     return .mpeg(layer: header.layer)
                 }

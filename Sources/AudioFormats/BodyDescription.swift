@@ -17,7 +17,8 @@ enum BodyDescription {
         if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) {
             return "a WebP image"
         }
-        if let first = bytes.first(where: { !isWhitespace($0) }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        if let first = bytes.first(where: { !isWhitespace($0) }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         {
             return isText(bytes) ? "JSON or other text" : "unrecognised data"
         }

@@ -51,7 +51,9 @@ public final class FileBytes: ByteSource {
         var result = [UInt8](repeating: 0, count: wanted)
         var got = 0
         while got < wanted {
-            let step = result.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + got, wanted - got, offset + got) }
+            let step = result.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + got, wanted - got, offset + got)
+            }
             if step < 0 && errno == EINTR { continue }
             guard step > 0 else { break }
             got += step

@@ -6,7 +6,8 @@ enum MP4Cover {
         guard let index = MP4Box.children(in: source, from: 0, to: size).first(where: { $0.type == "moov" }) else {
             return nil
         }
-        let list = index.descendant(["udta", "meta", "ilst"], in: source) ?? index.descendant(["meta", "ilst"], in: source)
+        let list =
+            index.descendant(["udta", "meta", "ilst"], in: source) ?? index.descendant(["meta", "ilst"], in: source)
         guard let covers = list?.children(in: source).first(where: { $0.type == "covr" }) else { return nil }
         for data in covers.children(in: source) where data.type == "data" {
             // Four bytes of type (13 JPEG, 14 PNG) and flags, four of locale, then the image.

@@ -115,7 +115,10 @@ final class Transfer {
         let options: [(String, CURLcode)] = [
             ("URL", ccurl_setopt_str(handle, CURLOPT_URL, exchange.url)),
             ("RANGE", ccurl_setopt_str(handle, CURLOPT_RANGE, exchange.range)),
-            ("ACCEPT_ENCODING", ccurl_setopt_str(handle, CURLOPT_ACCEPT_ENCODING, exchange.acceptCompression ? "" : nil)),
+            (
+                "ACCEPT_ENCODING",
+                ccurl_setopt_str(handle, CURLOPT_ACCEPT_ENCODING, exchange.acceptCompression ? "" : nil)
+            ),
             ("HTTPHEADER", ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)),
             // Basic is libcurl's default scheme; nil clears what an earlier exchange of the handle set.
             ("USERNAME", ccurl_setopt_str(handle, CURLOPT_USERNAME, exchange.credentials?.user)),
@@ -127,7 +130,8 @@ final class Transfer {
         let refusedNow = (options + methodOptions(exchange)).first { $0.1 != CURLE_OK }
         if let refused = refused ?? refusedNow.map({ ("CURLOPT_" + $0.0, $0.1) }) {
             return Result(
-                code: refused.1, message: "libcurl refused \(refused.0): \(String(cString: curl_easy_strerror(refused.1)))",
+                code: refused.1,
+                message: "libcurl refused \(refused.0): \(String(cString: curl_easy_strerror(refused.1)))",
                 effectiveURL: exchange.url, redirectURL: nil)
         }
         let (code, stopped) = withExtendedLifetime(box) { run() }

@@ -97,7 +97,8 @@ public final class Database {
         }
         for file in [path, path + "-wal", path + "-shm"] where lstat(file, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else {
-                throw .sqlite(code: SQLITE_CANTOPEN, message: "not a regular file (a link?)", operation: "opening \(file)")
+                throw .sqlite(
+                    code: SQLITE_CANTOPEN, message: "not a regular file (a link?)", operation: "opening \(file)")
             }
             if info.st_mode & 0o077 != 0 { chmod(file, 0o600) }
         }

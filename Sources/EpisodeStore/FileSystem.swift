@@ -43,14 +43,18 @@ enum FileSystem {
     /// but a regular file) there is refused, never followed.
     static func protectRegularFile(_ path: String, mode: mode_t) throws(StoreError) -> stat {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(path: path, operation: "open (it must be a regular file)", errno: errno) }
+        guard descriptor >= 0 else {
+            throw .io(path: path, operation: "open (it must be a regular file)", errno: errno)
+        }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .io(path: path, operation: "read", errno: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw .io(path: path, operation: "record (it is not a regular file)", errno: EINVAL)
         }
-        guard fchmod(descriptor, mode) == 0 else { throw .io(path: path, operation: "change the mode of", errno: errno) }
+        guard fchmod(descriptor, mode) == 0 else {
+            throw .io(path: path, operation: "change the mode of", errno: errno)
+        }
         guard fstat(descriptor, &info) == 0 else { throw .io(path: path, operation: "read", errno: errno) }
         return info
     }

@@ -45,5 +45,3 @@ struct KnownEpisodes {
 
     private static func titleKey(_ title: String, _ date: Int) -> String { "\(date)\u{1}\(title)" }
 }
-
-

@@ -27,9 +27,11 @@ extension Library {
         guard feeds >= Self.feedsInBulk, feeds >= subscribed else { return try body() }
         try write { writer throws(StoreError) in
             for name in Self.indexesDeferredInBulk {
-                guard let sql = try database.rows(
-                    "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(name)]
-                ).first?.string(0) else { continue }
+                guard
+                    let sql = try database.rows(
+                        "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(name)]
+                    ).first?.string(0)
+                else { continue }
                 try writer.run(
                     "INSERT OR REPLACE INTO deferred_indexes (name, sql) VALUES (?, ?)", [.text(name), .text(sql)])
                 // An index name is ours, never a user's text.
@@ -54,9 +56,10 @@ extension Library {
         try write { writer throws(StoreError) in
             for row in try database.rows("SELECT name, sql FROM deferred_indexes") {
                 guard let name = row.string(0), let sql = row.string(1) else { continue }
-                let exists = try database.rows(
-                    "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(name)]
-                ).first != nil
+                let exists =
+                    try database.rows(
+                        "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(name)]
+                    ).first != nil
                 if !exists { try writer.execute(sql) }
                 try writer.run("DELETE FROM deferred_indexes WHERE name = ?", [.text(name)])
             }

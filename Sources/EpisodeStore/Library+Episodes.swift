@@ -74,8 +74,8 @@ extension Library {
     }
 
     public func episode(id: Int) throws(StoreError) -> Episode? {
-        try database.rows("SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) WHERE id = ?", [SQLValue(id)]).first.map(
-            Episode.init)
+        let query = "SELECT \(Episode.columns) FROM episodes \(Episode.withTexts) WHERE id = ?"
+        return try database.rows(query, [SQLValue(id)]).first.map(Episode.init)
     }
 
     /// The episode downloaded from `sourceURL`, if podcli knows one: fetched on its own, or listed
@@ -205,8 +205,7 @@ extension Library {
     /// `time` (Unix seconds, now when nil) is when the listener was there: another app's, for an import.
     public func setPlaybackState(
         _ state: PlaybackState, of episode: Episode, silenceSkipped: Int = 0, at time: Int? = nil
-    ) throws(StoreError)
-    {
+    ) throws(StoreError) {
         try write { writer throws(StoreError) in
             try setPlaybackState(state, of: episode, silenceSkipped: silenceSkipped, at: time, in: writer)
         }

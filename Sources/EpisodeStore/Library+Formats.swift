@@ -20,7 +20,8 @@ extension Library {
             """, [.text(list)])
         var hints: [Int: MediaTypeHint] = [:]
         for row in rows {
-            hints[Int(row.int(0)!)] = MediaTypeHint(fileType: row.string(1), enclosureType: row.string(2), sourceURL: row.string(3)!)
+            hints[Int(row.int(0)!)] = MediaTypeHint(
+                fileType: row.string(1), enclosureType: row.string(2), sourceURL: row.string(3)!)
         }
         return hints
     }

@@ -92,7 +92,8 @@ struct ListingQuery {
         let joins = EpisodeListing.feedJoin + " " + EpisodeListing.playbackJoin
         if filter.onlyPlayed {
             // CROSS JOIN: SQLite keeps this order, from the played episodes to their rows.
-            from = "playback_state AS playback CROSS JOIN episodes ON episodes.id = playback.episode_id "
+            from =
+                "playback_state AS playback CROSS JOIN episodes ON episodes.id = playback.episode_id "
                 + EpisodeListing.feedJoin
             order = newest
         } else if filter.onlyStarred {

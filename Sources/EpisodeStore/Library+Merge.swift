@@ -120,7 +120,8 @@ extension Library {
 
     private static func values(of item: EpisodeMetadata) -> [SQLValue] {
         [
-            .text(item.title), .text(item.sourceURL), storedMediaKey(item.mediaKey, of: item.sourceURL), SQLValue(item.guid),
+            .text(item.title), .text(item.sourceURL), storedMediaKey(item.mediaKey, of: item.sourceURL),
+            SQLValue(item.guid),
             SQLValue(item.publishedAt), SQLValue(item.durationMilliseconds), SQLValue(item.enclosureLength),
             SQLValue(item.enclosureType), SQLValue(item.link), SQLValue(item.imageURL),
             SQLValue(item.episodeNumber), SQLValue(item.seasonNumber), SQLValue(item.episodeType),
@@ -139,7 +140,9 @@ extension Library {
     }
 
     private static func texts(of item: EpisodeMetadata) -> [SQLValue] {
-        [SQLValue(item.description), SQLValue(item.chaptersJSON), SQLValue(item.transcriptsJSON), SQLValue(item.personsJSON)]
+        [
+            SQLValue(item.description), SQLValue(item.chaptersJSON), SQLValue(item.transcriptsJSON),
+            SQLValue(item.personsJSON),
+        ]
     }
 }
-

@@ -56,8 +56,10 @@ extension Library {
     /// policy, so the plan leaves them out without reading them: each set is found through an
     /// index that holds only it (`files`, schema 6's partial indexes, a feed's episodes).
     public func episodeStatuses(everyEpisodeOf feedIDs: [Int] = []) throws(StoreError) -> [EpisodeStatus] {
-        let wholeFeeds = feedIDs.isEmpty
-            ? "" : "UNION SELECT id FROM episodes WHERE feed_id IN (\(feedIDs.map { _ in "?" }.joined(separator: ", ")))"
+        let wholeFeeds =
+            feedIDs.isEmpty
+            ? ""
+            : "UNION SELECT id FROM episodes WHERE feed_id IN (\(feedIDs.map { _ in "?" }.joined(separator: ", ")))"
         return try database.rows(
             """
             SELECT episodes.id, feed_id, sort_date, published_at, enclosure_length, state,

@@ -72,9 +72,9 @@ public struct Migrator: Sendable {
                     guard try version(of: database) < migration.version else { return .rollback }
                     try database.execute(migration.sql)
                     if migration.rebuildsTables, let broken = try database.rows("PRAGMA foreign_key_check").first {
+                        let (table, parent) = (broken.string(0) ?? "?", broken.string(2) ?? "?")
                         throw StoreError.migrationFailed(
-                            name: migration.name,
-                            message: "a row of \(broken.string(0) ?? "?") refers to a missing row of \(broken.string(2) ?? "?")")
+                            name: migration.name, message: "a row of \(table) refers to a missing row of \(parent)")
                     }
                     // PRAGMA takes no bound parameters; the version is our own integer.
                     try database.execute("PRAGMA user_version = \(migration.version)")

@@ -38,10 +38,11 @@ struct SearchListing {
             if index == "episode_search" { textRanksAsPrefixes = terms.isOneTermEach }
             // Counted only when the vocabulary cannot tell, and no further than the limit.
             if ranked && terms.bound > limit {
-                let count = try database.rows(
-                    "SELECT count(*) FROM (SELECT 1 FROM \(index) WHERE \(index) MATCH ? LIMIT ?)",
-                    [.text(terms.match), SQLValue(limit + 1)]
-                ).first?.int(0) ?? 0
+                let count =
+                    try database.rows(
+                        "SELECT count(*) FROM (SELECT 1 FROM \(index) WHERE \(index) MATCH ? LIMIT ?)",
+                        [.text(terms.match), SQLValue(limit + 1)]
+                    ).first?.int(0) ?? 0
                 ranked = count <= limit
             }
         }

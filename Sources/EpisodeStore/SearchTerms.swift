@@ -64,7 +64,8 @@ struct SearchTerms {
             DELETE FROM temp.search_folding;
             """)
         for (place, word) in words.enumerated() {
-            try database.run("INSERT INTO temp.search_folding (rowid, word) VALUES (?, ?)", [SQLValue(place), .text(word)])
+            try database.run(
+                "INSERT INTO temp.search_folding (rowid, word) VALUES (?, ?)", [SQLValue(place), .text(word)])
         }
         let rows = try database.rows("SELECT doc, term FROM temp.search_folding_terms ORDER BY doc, offset")
         try database.execute("DELETE FROM temp.search_folding")

@@ -46,7 +46,8 @@ public final class Statement {
             case .integer(let integer): code = sqlite3_bind_int64(handle, index, integer)
             case .real(let real): code = sqlite3_bind_double(handle, index, real)
             case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
-            case .blob(let bytes): code = sqlite3_bind_blob(handle, index, bytes, Int32(bytes.count), csqlite_transient())
+            case .blob(let bytes):
+                code = sqlite3_bind_blob(handle, index, bytes, Int32(bytes.count), csqlite_transient())
             }
             guard code == SQLITE_OK else { throw Database.error(connection, code, "binding `\(sql)`") }
         }

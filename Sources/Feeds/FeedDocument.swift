@@ -1,4 +1,5 @@
 import Chapters
+
 /// What a feed says about a podcast and its episodes, read from RSS 2.0 (with the iTunes,
 /// Podcasting 2.0, Podlove Simple Chapters, Media RSS, content and Dublin Core namespaces) or Atom.
 public struct FeedDocument: Sendable, Equatable, Encodable {

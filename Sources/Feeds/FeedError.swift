@@ -56,4 +56,3 @@ public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
-

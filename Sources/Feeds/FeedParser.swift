@@ -349,7 +349,8 @@ private struct DocumentBuilder {
             }
         case .podcastPerson:
             pendingPerson = Person(
-                name: "", role: attributes["role"], href: resolve(attributes["href"]), image: resolve(attributes["img"]))
+                name: "", role: attributes["role"], href: resolve(attributes["href"]),
+                image: resolve(attributes["img"]))
             begin(.person)
         case .pscChapters:
             return .pscChapters
@@ -362,7 +363,8 @@ private struct DocumentBuilder {
     private func enclosure(_ attributes: XMLAttributes, urlAttribute url: String?) -> Enclosure {
         let length = attributes["length"].flatMap { Int64($0) }
         return Enclosure(
-            url: resolve(url) ?? "", length: length.flatMap { $0 > 0 ? $0 : nil }, type: attributes["type"]?.lowercased())
+            url: resolve(url) ?? "", length: length.flatMap { $0 > 0 ? $0 : nil },
+            type: attributes["type"]?.lowercased())
     }
 
     private mutating func addChapter(_ attributes: XMLAttributes) {
@@ -403,7 +405,8 @@ private struct DocumentBuilder {
         case .feedType: document.isSerial = trimmedString(bytes).lowercased() == "serial"
         case .feedExplicit: document.explicit = Self.explicitFlag(trimmedString(bytes))
         case .feedGUID: document.podcastGUID = nonEmpty(trimmedString(bytes))
-        case .feedImageURL, .feedAtomIcon: if document.imageURL == nil { document.imageURL = resolve(trimmedString(bytes)) }
+        case .feedImageURL, .feedAtomIcon:
+            if document.imageURL == nil { document.imageURL = resolve(trimmedString(bytes)) }
         case .title: item?.title = collapsedString(bytes)
         case .itunesTitle: item?.itunesTitle = collapsedString(bytes)
         case .itemAuthor: item?.author = nonEmpty(collapsedString(bytes))

@@ -206,7 +206,8 @@ public enum TrackingPrefix: Sendable {
     }
 
     private static func withoutDefaultPort(_ host: Bytes) -> Bytes {
-        for port in [":80", ":443"] where host.count >= port.utf8.count && host.suffix(port.utf8.count).elementsEqual(port.utf8) {
+        for port in [":80", ":443"]
+        where host.count >= port.utf8.count && host.suffix(port.utf8.count).elementsEqual(port.utf8) {
             return host.dropLast(port.utf8.count)
         }
         return host

@@ -72,7 +72,8 @@ struct XMLAttributes {
             // libxml2 gives five pointers per attribute: localname, prefix, URI, value, value end.
             let entry = base + index * 5
             guard let name = entry[0], let start = entry[3], let end = entry[4],
-                strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
+                strcmp(
+                    UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
                     UnsafeRawPointer(localName.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
             else { continue }
             return Self.decode(trimming(UnsafeBufferPointer(start: start, count: end - start)))

@@ -77,7 +77,8 @@ public final class ALSAOutput: AudioOutput {
         bufferFrames = Int(buffer)
         periodFrames = Int(max(1, period))
         fillFrames = min(
-            bufferFrames, max(periodFrames + periodFrames / 2, format.sampleRate * Self.startingFillMicroseconds / 1_000_000))
+            bufferFrames,
+            max(periodFrames + periodFrames / 2, format.sampleRate * Self.startingFillMicroseconds / 1_000_000))
         refillFrames = max(1, min(fillFrames / 2, format.sampleRate * Self.refillMicroseconds / 1_000_000))
         // snd_pcm_set_params starts the device only once its buffer is full: after a seek (the
         // buffer dropped) the listener waited for a whole buffer, and a sound server that holds
@@ -100,7 +101,8 @@ public final class ALSAOutput: AudioOutput {
             && snd_pcm_hw_params_can_pause(parameters) == 1
         if parameters != nil { snd_pcm_hw_params_free(parameters) }
         var info: OpaquePointer?
-        let number = snd_pcm_info_malloc(&info) == 0 && snd_pcm_info(handle, info) == 0 ? snd_pcm_info_get_card(info) : -1
+        let number =
+            snd_pcm_info_malloc(&info) == 0 && snd_pcm_info(handle, info) == 0 ? snd_pcm_info_get_card(info) : -1
         if info != nil { snd_pcm_info_free(info) }
         card = number >= 0 ? Int(number) : nil
     }
@@ -160,7 +162,10 @@ public final class ALSAOutput: AudioOutput {
                 room -= result
                 break
             }
-            if result == -EAGAIN { room = 0; break }
+            if result == -EAGAIN {
+                room = 0
+                break
+            }
             if result < 0 {
                 roomLeft = 0
                 suspended = try recover(from: Int32(result), during: "writing") || suspended
@@ -168,7 +173,8 @@ public final class ALSAOutput: AudioOutput {
         }
         roomLeft = max(0, room)
         if room <= 0 { refilling = false }
-        return WriteResult(frames: written, suspended: suspended, readyIn: written == frames ? 0 : secondsUntilRefill(room))
+        return WriteResult(
+            frames: written, suspended: suspended, readyIn: written == frames ? 0 : secondsUntilRefill(room))
     }
 
     public func room() throws(OutputError) -> DeviceRoom {
@@ -178,7 +184,8 @@ public final class ALSAOutput: AudioOutput {
             if room >= refillFrames { refilling = true }
             roomLeft = max(0, room)
         }
-        return refilling && roomLeft > 0 ? DeviceRoom(frames: roomLeft) : DeviceRoom(frames: 0, readyIn: secondsUntilRefill(roomLeft))
+        return refilling && roomLeft > 0
+            ? DeviceRoom(frames: roomLeft) : DeviceRoom(frames: 0, readyIn: secondsUntilRefill(roomLeft))
     }
 
     /// How long the device takes to play enough that a refill fits, when `room` fits now: a
@@ -235,7 +242,9 @@ public final class ALSAOutput: AudioOutput {
         let played = framesWritten - unheard
         // From the first frame played on: a sound server may take a while to start a stream.
         if played > (lastProgress?.played ?? 0) { lastProgress = (played, now) }
-        let stalled = lastProgress.map { now - $0.at > 2 * UInt64(periodFrames) * 1_000_000_000 / UInt64(format.sampleRate) }
+        let stalled = lastProgress.map {
+            now - $0.at > 2 * UInt64(periodFrames) * 1_000_000_000 / UInt64(format.sampleRate)
+        }
         // PulseAudio's plugin does not always report an underrun, and then its stream waits for
         // its prebuffer (the buffer less a period) before it plays again: more than the starting
         // fill, so a stall is an underrun too.

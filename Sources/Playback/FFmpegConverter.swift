@@ -15,7 +15,8 @@ final class FFmpegConverter {
     private(set) var pcmBytes = 0
 
     init(firstFrame frame: UnsafeMutablePointer<AVFrame>) {
-        format = AudioFormat(sampleRate: Int(frame.pointee.sample_rate), channels: Int(frame.pointee.ch_layout.nb_channels))
+        format = AudioFormat(
+            sampleRate: Int(frame.pointee.sample_rate), channels: Int(frame.pointee.ch_layout.nb_channels))
         outputLayout = frame.pointee.ch_layout
     }
 
@@ -28,9 +29,10 @@ final class FFmpegConverter {
     func convert(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
         let rate = frame.pointee.sample_rate
         let sampleFormat = frame.pointee.format
-        if input.map({ $0.rate != rate || $0.sampleFormat != sampleFormat || !Self.same($0.layout, frame.pointee.ch_layout) })
-            ?? true
-        {
+        let changed = input.map {
+            $0.rate != rate || $0.sampleFormat != sampleFormat || !Self.same($0.layout, frame.pointee.ch_layout)
+        }
+        if changed ?? true {
             guard setUp(frame) else { return false }
         }
         // A changed rate makes more or fewer frames out than in; room for both, and the delay.
@@ -41,7 +43,8 @@ final class FFmpegConverter {
             pcm = .allocate(byteCount: needed, alignment: 16)
         }
         var output: UnsafeMutablePointer<UInt8>? = pcm.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let planes = UnsafeMutableRawPointer(frame.pointee.extended_data!).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+        let planes = UnsafeMutableRawPointer(frame.pointee.extended_data!).assumingMemoryBound(
+            to: UnsafePointer<UInt8>?.self)
         let converted = cff_swr_convert(context, &output, Int32(capacity), planes, frame.pointee.nb_samples)
         guard converted >= 0 else { return false }
         pcmBytes = Int(converted) * format.bytesPerFrame

@@ -53,7 +53,9 @@ public final class FFmpegDecoder: AudioDecoder {
     private init(file: AudioFile, container: AudioContainer) throws(DecoderError) {
         path = file.path
         self.container = container
-        guard cffmpeg_load() == 0 else { throw .libraryMissing(path: path, library: String(cString: cffmpeg_missing())) }
+        guard cffmpeg_load() == 0 else {
+            throw .libraryMissing(path: path, library: String(cString: cffmpeg_missing()))
+        }
         demuxer = try FFmpegDemuxer(file: file)
         codec = try FFmpegCodec(for: demuxer)
         // The format is the first frame's: HE-AAC's rate and Parametric Stereo's channels are

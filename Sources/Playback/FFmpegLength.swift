@@ -89,7 +89,8 @@ enum FFmpegLength {
             }
             return max(position, frames)
         }
-        let bitRate = stream.pointee.codecpar.pointee.bit_rate > 0
+        let bitRate =
+            stream.pointee.codecpar.pointee.bit_rate > 0
             ? stream.pointee.codecpar.pointee.bit_rate : demuxer.context?.pointee.bit_rate ?? 0
         guard bitRate > 0 else { return position }
         let ahead = max(0, available - Int64(demuxer.file.offset))

@@ -236,8 +236,7 @@ public final class Player {
     /// limit, a bad frame skipped).
     private func decode(
         into buffer: UnsafeMutableRawBufferPointer, atMost deviceFrames: Int, _ send: (PlayerEvent?) -> Void
-    ) throws -> UnsafeMutableRawBufferPointer?
-    {
+    ) throws -> UnsafeMutableRawBufferPointer? {
         // A skipped chapter is never decoded: decoding stops at its start and goes on past it.
         var skipAllows: Int?
         waitsForSkippedChapterEnd = false
@@ -256,7 +255,8 @@ public final class Player {
         guard toEnd > 0 else { return drainFilters(then: .endOfEpisode) }
         // What the filters hold is decoded too: it plays once they give it out (or drain).
         let frames = min(
-            Self.chunkFrames(at: engine.speed), max(1, Int(Double(deviceFrames) * engine.speed)), limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia - filters.latency } ?? .max,
+            Self.chunkFrames(at: engine.speed), max(1, Int(Double(deviceFrames) * engine.speed)),
+            limit.map { $0 - clock.mediaFramesPlayed - unwrittenMedia - filters.latency } ?? .max,
             skipAllows ?? .max, toEnd)
         guard frames > 0 else { return drainFilters(then: .limitReached) }
         let count: Int

@@ -39,10 +39,11 @@ public final class SleepFade: AudioFilter {
         guard deadline != self.deadline else { return }
         anchor = (nextFrame, level(at: nextFrame))
         self.deadline = deadline
-        length = deadline.map { deadline in
-            let fromHere = Double(deadline - nextFrame) / max(anchor.level, 0.001)
-            return max(1, Int(min(Self.seconds * rate, fromHere)))
-        } ?? 1
+        length =
+            deadline.map { deadline in
+                let fromHere = Double(deadline - nextFrame) / max(anchor.level, 0.001)
+                return max(1, Int(min(Self.seconds * rate, fromHere)))
+            } ?? 1
     }
 
     /// The device frame where the fade begins (before the first, for a fade that began in the

@@ -5,8 +5,10 @@ public enum SleepTimer: Equatable, Sendable {
     case endOfEpisode
 
     /// What the sleep key cycles through: off, 15, 30, 45, 60 minutes, the end of the episode.
-    public static let cycle: [SleepTimer?] = [nil, .after(seconds: 900), .after(seconds: 1800),
-        .after(seconds: 2700), .after(seconds: 3600), .endOfEpisode]
+    public static let cycle: [SleepTimer?] = [
+        nil, .after(seconds: 900), .after(seconds: 1800),
+        .after(seconds: 2700), .after(seconds: 3600), .endOfEpisode,
+    ]
 
     /// `20m`, `90s`, `1h`, `45` (seconds) or `end`; nil for anything else (or over a day).
     public static func parse(_ text: String) -> SleepTimer? {

@@ -78,7 +78,8 @@ public final class SpeedChanger: AudioFilter {
             output.deallocate()
             output = .allocate(byteCount: bytes, alignment: 16)
         }
-        let read = Int(sonicReadShortFromStream(stream, output.baseAddress?.assumingMemoryBound(to: Int16.self), Int32(frames)))
+        let read = Int(
+            sonicReadShortFromStream(stream, output.baseAddress?.assumingMemoryBound(to: Int16.self), Int32(frames)))
         held = min(max(0, held - Double(read) * speed), Double(2 * (format.sampleRate / Int(SONIC_MIN_PITCH))))
         // At 1× libsonic passes everything through: once it holds nothing, it leaves the path.
         if speed == 1 && sonicSamplesAvailable(stream) == 0 { held = 0 }

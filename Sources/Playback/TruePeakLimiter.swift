@@ -144,7 +144,8 @@ final class TruePeakLimiter {
                     let last = (blockEnd - 1 + Self.reach - bufferStart) * channels + channels
                     blockIsQuiet = samples[first..<last].allSatisfy { abs($0) <= quietPeak }
                 }
-                envelope.ask(blockIsQuiet ? 1 : gainAsked(by: interval, samples, bufferStart: bufferStart), of: interval)
+                envelope.ask(
+                    blockIsQuiet ? 1 : gainAsked(by: interval, samples, bufferStart: bufferStart), of: interval)
                 let out = frame - delay
                 guard out >= 0 else { continue }
                 let gain = Float(envelope.gain(of: out))

@@ -136,7 +136,8 @@ public final class MediaPlayer2: @unchecked Sendable {
                                     var c = cmpris_state(
                                         status: status, track_id: trackID, title: title, album: album, artist: artist,
                                         url: url, art_url: artURL, length: state.length ?? -1,
-                                        volume: Double(state.volume) / 100, rate: state.rate, can_go_next: state.canGoNext ? 1 : 0,
+                                        volume: Double(state.volume) / 100, rate: state.rate,
+                                        can_go_next: state.canGoNext ? 1 : 0,
                                         can_go_previous: state.canGoPrevious ? 1 : 0)
                                     cmpris_set_state(server, &c)
                                 }

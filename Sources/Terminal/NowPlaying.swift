@@ -40,7 +40,8 @@ public struct NowPlaying: Equatable, Sendable {
             } else if try container.decode(String.self) == "end" {
                 self = .endOfEpisode
             } else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a sleep timer is seconds or \"end\"")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "a sleep timer is seconds or \"end\"")
             }
         }
     }

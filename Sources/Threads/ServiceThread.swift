@@ -55,7 +55,12 @@ public final class ServiceThread: Sendable {
     /// Waits for the body to return without asking it to stop (work that ends by itself). Only
     /// the first caller waits; on the thread itself, it lets the thread go (detached) instead.
     public func join() {
-        guard let joinable = thread.withLock({ thread in defer { thread = nil }; return thread }) else { return }
+        guard
+            let joinable = thread.withLock({ thread in
+                defer { thread = nil }
+                return thread
+            })
+        else { return }
         if pthread_equal(joinable, pthread_self()) != 0 {
             pthread_detach(joinable)
         } else {
@@ -70,7 +75,9 @@ public final class ServiceThread: Sendable {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let task = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let task = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard task.first?.isNumber == true else { continue }
             let descriptor = open("/proc/self/task/\(task)/comm", O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
@@ -98,12 +105,17 @@ public final class ServiceThread: Sendable {
 
         func run() {
             csystem_name_thread(name)
-            work.withLock { work in defer { work = nil }; return work }?()
+            work.withLock { work in
+                defer { work = nil }
+                return work
+            }?()
             returned.store(true, ordering: .releasing)
         }
     }
 }
 
 extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
 }

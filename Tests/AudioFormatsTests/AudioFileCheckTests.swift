@@ -100,6 +100,8 @@ struct AudioFileCheckTests {
         let info: [UInt8] =
             [0x10, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0x0A, 0xC4, 0x42, 0xF0] + [UInt8](repeating: 0, count: 20)
         let bytes = Array("fLaC".utf8) + [0x80, 0, 0, 34] + info
-        #expect(AudioFileCheck.problem(in: MemoryBytes(bytes), container: .flac) == "the FLAC file has no audio frames after its metadata")
+        #expect(
+            AudioFileCheck.problem(in: MemoryBytes(bytes), container: .flac)
+                == "the FLAC file has no audio frames after its metadata")
     }
 }

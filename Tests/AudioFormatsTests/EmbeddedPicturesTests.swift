@@ -57,14 +57,17 @@ import Testing
         func block(type: UInt32, _ image: [UInt8]) -> String {
             func be(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(value >> $0 & 0xFF) } }
             let mime = Array("image/png".utf8)
-            let bytes = be(Int(type)) + be(mime.count) + mime + be(0) + be(30) + be(20) + be(24) + be(0) + be(image.count) + image
+            let bytes =
+                be(Int(type)) + be(mime.count) + mime + be(0) + be(30) + be(20) + be(24) + be(0) + be(image.count)
+                + image
             return Data(bytes).base64EncodedString()
         }
         func encode(_ name: String, _ picture: String) throws -> [UInt8] {
             let output = directory.appending("\(name).\(format)")
             try Self.ffmpeg([
                 "-i", try AudioFixtures.shared.source().path, "-t", "2", "-c:a",
-                format == "opus" ? "libopus" : "libvorbis", "-metadata", "METADATA_BLOCK_PICTURE=\(picture)", output.path,
+                format == "opus" ? "libopus" : "libvorbis", "-metadata", "METADATA_BLOCK_PICTURE=\(picture)",
+                output.path,
             ])
             return [UInt8](try Data(contentsOf: output))
         }

@@ -1,9 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
+import Threads
 
 @testable import Downloads
-import Threads
 
 /// Real libcurl against the loopback fault server: for each fault, the download either ends
 /// byte-identical to the source or fails with the right error, never a wrong "complete" file.

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ResponseHeadersTests {
     private func headers(_ lines: [String]) -> ResponseHeaders {
         var headers = ResponseHeaders()
-        lines.forEach { headers.take(line: $0 + "\r\n") }
+        for line in lines { headers.take(line: line + "\r\n") }
         return headers
     }
 

@@ -98,7 +98,10 @@ import Testing
         let feed = try subscribe(library, (1...3).map { item($0, guid: "g\($0)") })
         let summary = try refresh(library, feed, (1...5).map { item($0, guid: "g\($0)") })
         #expect(summary.added == 2)
-        #expect(try episodes(library, feed).filter(\.isNew).map(\.title).sorted() == ["Episode 3", "Episode 4", "Episode 5"])
+        #expect(
+            try episodes(library, feed).filter(\.isNew).map(\.title).sorted() == [
+                "Episode 3", "Episode 4", "Episode 5",
+            ])
     }
 
     @Test func aNewTrackerPrefixWithoutGuidsMakesNoDuplicates() throws {
@@ -123,7 +126,8 @@ import Testing
 
     @Test func titleAndDateRecogniseAnEpisodeWhoseGuidAndURLBothChanged() throws {
         let library = try makeLibrary()
-        let feed = try subscribe(library, [item(1, guid: "a", url: "https://old.example/1.mp3", key: "old.example/1.mp3")])
+        let feed = try subscribe(
+            library, [item(1, guid: "a", url: "https://old.example/1.mp3", key: "old.example/1.mp3")])
         let summary = try refresh(
             library, feed, [item(1, guid: "b", url: "https://new.example/1.mp3", key: "new.example/1.mp3")])
         #expect(summary.added == 0 && summary.matched == 1)
@@ -216,7 +220,8 @@ import Testing
         try library.record(.failed("server answered 500"), for: feed)
         #expect(try library.feed(id: feed.id)?.lastError == "server answered 500")
         #expect(try library.feed(id: feed.id)?.failures == 2)
-        try library.record(.unchanged(etag: "\"2\"", lastModified: nil), for: feed, url: "https://example.com/moved.xml")
+        try library.record(
+            .unchanged(etag: "\"2\"", lastModified: nil), for: feed, url: "https://example.com/moved.xml")
         let after = try #require(try library.feed(id: feed.id))
         #expect(after.lastError == nil && after.failures == 0)
         #expect(after.etag == "\"2\"")

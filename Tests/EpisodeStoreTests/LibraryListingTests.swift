@@ -59,7 +59,10 @@ import Testing
                 SELECT term, doc, col FROM temp.expected_words EXCEPT SELECT term, doc, col FROM temp.actual_words)
             """
         let count = try database.rows(differences)[0].int(0) ?? -1
-        guard count == 0 else { throw StoreError.sqlite(code: 267, message: "\(count) words out of step", operation: "checking the search index") }
+        guard count == 0 else {
+            throw StoreError.sqlite(
+                code: 267, message: "\(count) words out of step", operation: "checking the search index")
+        }
     }
 
     private func expectIndexInStep(_ library: Library) throws { try Self.expectIndexInStep(library.database) }
@@ -142,7 +145,8 @@ import Testing
         let ranked = try search(library, "bridge")
         #expect(ranked == ["Bridges of the world", "Episode one", "Weekly news", "Rivers"], "\(ranked)")
         #expect(try search(library, "bridges builders") == ["Bridges of the world"])
-        #expect(try search(library, "bridge", page: ListingPage(offset: 1, limit: 2)) == ["Episode one", "Weekly news"])
+        #expect(
+            try search(library, "bridge", page: ListingPage(offset: 1, limit: 2)) == ["Episode one", "Weekly news"])
         var filter = EpisodeFilter()
         filter.search = "bridge"
         #expect(try library.count(filter) == 4)
@@ -212,7 +216,9 @@ import Testing
         try subscribe(
             library,
             (1...1_000).map { number in
-                item(number, title: "\(word()) \(word())", description: (0..<40).map { _ in word() }.joined(separator: " "))
+                item(
+                    number, title: "\(word()) \(word())",
+                    description: (0..<40).map { _ in word() }.joined(separator: " "))
             })
         let single = try search(library, "c")
         #expect(single.count > 100)
@@ -243,8 +249,10 @@ import Testing
         // A refresh that renames the podcast and rewrites a title and a description.
         _ = try library.refresh(
             feed, url: feed.url, metadata: FeedMetadata(title: "Fruit Hour"),
-            episodes: [item(1, title: "Green apples", description: "cider"), item(2, title: "Pears", description: "tree"),
-                item(3, title: "Plums", description: nil)],
+            episodes: [
+                item(1, title: "Green apples", description: "cider"), item(2, title: "Pears", description: "tree"),
+                item(3, title: "Plums", description: nil),
+            ],
             etag: nil, lastModified: nil, protection: .private)
         try expectIndexInStep(library)
         #expect(try search(library, "orchard").isEmpty)
@@ -255,8 +263,10 @@ import Testing
         // A description that comes later, and one that goes.
         _ = try library.refresh(
             try #require(try library.feed(id: feed.id)), url: feed.url, metadata: FeedMetadata(title: "Fruit Hour"),
-            episodes: [item(1, title: "Green apples", description: nil), item(2, title: "Pears", description: "tree"),
-                item(3, title: "Plums", description: "damson")],
+            episodes: [
+                item(1, title: "Green apples", description: nil), item(2, title: "Pears", description: "tree"),
+                item(3, title: "Plums", description: "damson"),
+            ],
             etag: nil, lastModified: nil, protection: .private)
         try expectIndexInStep(library)
         #expect(try search(library, "damson") == ["Plums"])

@@ -326,7 +326,9 @@ import Testing
         #expect(bytes.count == 16)
         #expect(EpisodeUUID.text(of: bytes) == text)
         #expect(EpisodeUUID.bytes(of: text.uppercased()) == bytes)
-        for notAUUID in ["u-7", String(text.dropLast()), text.replacingOccurrences(of: "-", with: ""), "x" + text.dropFirst()] {
+        for notAUUID in [
+            "u-7", String(text.dropLast()), text.replacingOccurrences(of: "-", with: ""), "x" + text.dropFirst(),
+        ] {
             #expect(EpisodeUUID.bytes(of: notAUUID) == nil, "\(notAUUID)")
         }
     }

@@ -167,7 +167,10 @@ import Testing
         try Migrator().migrate(database)
         #expect(
             try database.rows("SELECT episode_id, description FROM episode_texts ORDER BY episode_id").map(\.values)
-                == [[.integer(1), .text("<p>Caf&eacute; talk</p>")], [.integer(2), .null], [.integer(3), .text("plain words")]])
+                == [
+                    [.integer(1), .text("<p>Caf&eacute; talk</p>")], [.integer(2), .null],
+                    [.integer(3), .text("plain words")],
+                ])
         #expect(try database.rows("PRAGMA foreign_key_check").isEmpty)
         #expect(try search("krakow") == [1, 2])
         try LibraryListingTests.expectIndexInStep(database)

@@ -46,7 +46,8 @@ import Testing
                 try batch.write {
                     try subscribe(library, 2)
                     try library.database.inTransaction { () throws(StoreError) in
-                        try library.database.run("INSERT INTO feeds (id, url, title, subscribed_at) VALUES (1, 'x', 'x', 0)")
+                        try library.database.run(
+                            "INSERT INTO feeds (id, url, title, subscribed_at) VALUES (1, 'x', 'x', 0)")
                         return .commit
                     }
                 }
@@ -107,7 +108,9 @@ import Testing
             guard let other = try? Library(directory: path) else { return }
             for position in 1...5 {
                 let started = Date()
-                let saved = (try? other.setPlaybackState(PlaybackState(positionMilliseconds: position * 1000, played: false), of: episode)) != nil
+                let saved =
+                    (try? other.setPlaybackState(
+                        PlaybackState(positionMilliseconds: position * 1000, played: false), of: episode)) != nil
                 finished.record(saved: saved, waited: Date().timeIntervalSince(started))
                 usleep(100_000)
             }

@@ -54,7 +54,9 @@ import Testing
         #expect(item.title == "Episode One")
         #expect(item.guid == "abc-1")
         #expect(item.published == 1_704_189_600)
-        #expect(item.enclosure == Enclosure(url: "https://cdn.example.com/one.mp3?a=1&b=2", length: 1234, type: "audio/mpeg"))
+        #expect(
+            item.enclosure
+                == Enclosure(url: "https://cdn.example.com/one.mp3?a=1&b=2", length: 1234, type: "audio/mpeg"))
         #expect(item.duration == 3723)
         #expect(item.episodeNumber == 7)
         #expect(item.seasonNumber == 2)
@@ -110,7 +112,9 @@ import Testing
             ])
         #expect(
             item.persons == [
-                Person(name: "Jane Doe", role: "host", href: "https://jane.example", image: "https://example.com/podcast/j.png")
+                Person(
+                    name: "Jane Doe", role: "host", href: "https://jane.example",
+                    image: "https://example.com/podcast/j.png")
             ])
     }
 
@@ -158,7 +162,9 @@ import Testing
         let first = feed.items[0]
         #expect(first.guid == "urn:uuid:1")
         #expect(first.link == "https://example.com/first")
-        #expect(first.enclosure == Enclosure(url: "https://example.com/podcast/media/first.mp3", length: 99, type: "audio/mpeg"))
+        #expect(
+            first.enclosure
+                == Enclosure(url: "https://example.com/podcast/media/first.mp3", length: 99, type: "audio/mpeg"))
         #expect(first.published == 1_704_189_600)
         #expect(first.description?.contains("Hello") == true && first.description?.contains("world") == true)
         #expect(feed.items[1].published == 1_704_412_800)
@@ -180,7 +186,9 @@ import Testing
         #expect(feed.items.count == 1)
         #expect(feed.items[0].guid == "urn:uuid:9")
         #expect(feed.items[0].published == 1_704_153_600)
-        #expect(feed.items[0].enclosure == Enclosure(url: "https://example.com/podcast/media/one.m4a", length: 42, type: "audio/x-m4a"))
+        #expect(
+            feed.items[0].enclosure
+                == Enclosure(url: "https://example.com/podcast/media/one.m4a", length: 42, type: "audio/x-m4a"))
         #expect(throws: FeedError.notAFeed(root: "catalog")) { try parse("<catalog><title>x</title></catalog>") }
     }
 
@@ -197,7 +205,9 @@ import Testing
                 </item>
                 <item><title>Empty url</title><enclosure url="  " type="audio/mpeg"/></item>
                 <podcast:liveItem status="live"><title>Live</title><enclosure url="https://x/live.mp3"/></podcast:liveItem>
-                """, namespaces: #"xmlns:media="http://search.yahoo.com/mrss/" xmlns:podcast="https://podcastindex.org/namespace/1.0""#
+                """,
+                namespaces:
+                    #"xmlns:media="http://search.yahoo.com/mrss/" xmlns:podcast="https://podcastindex.org/namespace/1.0""#
             ))
         #expect(feed.items.map(\.enclosure.url) == ["https://x/a.mp3", "https://x/m.mp3"])
         #expect(feed.itemsWithoutEnclosure == 1)
@@ -285,7 +295,8 @@ import Testing
             entities += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">"
         }
         let start = ContinuousClock.now
-        let feed = try? parse("<?xml version=\"1.0\"?><!DOCTYPE rss [\(entities)]><rss><channel><title>&a10;</title></channel></rss>")
+        let feed = try? parse(
+            "<?xml version=\"1.0\"?><!DOCTYPE rss [\(entities)]><rss><channel><title>&a10;</title></channel></rss>")
         #expect(ContinuousClock.now - start < .seconds(2))
         #expect((feed?.title.count ?? 0) < 1000)
     }
@@ -498,7 +509,8 @@ import Testing
     @Test func parsesAFileLargerThanLibxml2sSingleInputLimit() throws {
         // libxml2 refuses one input over 10 MB without XML_PARSE_HUGE; chunked feeding must not.
         let description = String(repeating: "word &amp; more ", count: 40)
-        let item = "<item><title>T</title><description>\(description)</description><enclosure url=\"https://x/a.mp3\"/></item>"
+        let item =
+            "<item><title>T</title><description>\(description)</description><enclosure url=\"https://x/a.mp3\"/></item>"
         let xml = rss(String(repeating: item, count: 17_000))
         #expect(xml.utf8.count > 10_000_000)
         let file = try TemporaryFile(contents: xml)

@@ -29,9 +29,10 @@ struct HTMLDocumentTests {
             HTMLDocument.events("text<div>x</div>") == [
                 .text("text"), .start(name: "div", attributes: []), .text("x"), .end(name: "div"),
             ])
-        #expect(HTMLDocument.events("<html><head><title>T</title></head><body>b</body></html>") == [
-            .start(name: "title", attributes: []), .text("T"), .end(name: "title"), .text("b"),
-        ])
+        #expect(
+            HTMLDocument.events("<html><head><title>T</title></head><body>b</body></html>") == [
+                .start(name: "title", attributes: []), .text("T"), .end(name: "title"), .text("b"),
+            ])
     }
 
     @Test func attributesAreDecodedAndTrimmed() {

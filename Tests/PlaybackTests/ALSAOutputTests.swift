@@ -12,7 +12,9 @@ import Testing
 /// The ALSA device on a real, clocked one: a private PulseAudio null sink, reached through
 /// ALSA's pulse plugin (the path of most desktops), defined for the test alone.
 @Suite(
-    .requires(PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled, "needs pulseaudio and libasound2-plugins"))
+    .requires(
+        PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled,
+        "needs pulseaudio and libasound2-plugins"))
 struct ALSAOutputTests {
     let pulse: PulseAudioServer
     static let format = AudioFormat(sampleRate: 44_100, channels: 2)
@@ -49,7 +51,9 @@ struct ALSAOutputTests {
         let deadline = Date().addingTimeInterval(timeout)
         var written = 0
         while written < pcm.count / format.bytesPerFrame, Date() < deadline {
-            let result = try pcm.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[(written * format.bytesPerFrame)...])) }
+            let result = try pcm.withUnsafeBytes {
+                try output.write(UnsafeRawBufferPointer(rebasing: $0[(written * format.bytesPerFrame)...]))
+            }
             written += result.frames
             if result.readyIn > 0 { Thread.sleep(forTimeInterval: result.readyIn) }
         }
@@ -68,7 +72,9 @@ struct ALSAOutputTests {
             let held = output.unplayedFrames
             #expect(held > 0)
             // The sink takes a new stream within about a second (a null sink's idle blocks).
-            #expect(waitUntil(timeout: 5, interval: 0.005) { output.unplayedFrames < held / 2 }, "still holds \(output.unplayedFrames)")
+            #expect(
+                waitUntil(timeout: 5, interval: 0.005) { output.unplayedFrames < held / 2 },
+                "still holds \(output.unplayedFrames)")
             output.discard()
         }
     }

@@ -63,6 +63,8 @@ import Threads
         // At once: well under the second a busy machine may add.
         #expect(Date().timeIntervalSince(told) < 1)
         writer.finish()
-        #expect(waitUntil(timeout: 10) { reader.withLock { $0.results } == [500, 0] }, "the end of the arrival ends the read")
+        #expect(
+            waitUntil(timeout: 10) { reader.withLock { $0.results } == [500, 0] },
+            "the end of the arrival ends the read")
     }
 }

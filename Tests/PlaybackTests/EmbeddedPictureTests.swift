@@ -39,7 +39,9 @@ import Testing
         let small = ID3Tag.Picture(type: 4, data: Data("the back".utf8))
         let (directory, path) = try tagged([huge, small])
         #expect(EmbeddedPicture.read(from: path) == Array("the back".utf8))
-        let (other, exact) = try tagged([ID3Tag.Picture(type: 3, data: Data(repeating: 7, count: EmbeddedPicture.limit))])
+        let (other, exact) = try tagged([
+            ID3Tag.Picture(type: 3, data: Data(repeating: 7, count: EmbeddedPicture.limit))
+        ])
         #expect(EmbeddedPicture.read(from: exact)?.count == EmbeddedPicture.limit)
         withExtendedLifetime((directory, other)) {}
     }

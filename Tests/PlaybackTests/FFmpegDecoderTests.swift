@@ -215,7 +215,8 @@ struct FFmpegDecoderTests {
         if playerRefuses { #expect(checked != nil, "\(kind): the player refuses it (\(played)), the check does not") }
         if !Kind.broken.contains(kind) {
             #expect(
-                checked == nil && !playerRefuses, "\(kind): the check says \(checked ?? "nothing"), the player \(played)")
+                checked == nil && !playerRefuses,
+                "\(kind): the check says \(checked ?? "nothing"), the player \(played)")
         }
     }
 

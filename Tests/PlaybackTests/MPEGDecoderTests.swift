@@ -120,7 +120,9 @@ import Threads
         }
         // Opened by what it is, it is said for what it is.
         #expect(throws: DecoderError.notAudio(path: path, what: "an HTML page")) { try AudioDecoders.open(path: path) }
-        #expect(DecoderError.notAudio(path: "x.html", what: "an HTML page").description == "x.html is not audio (an HTML page)")
+        #expect(
+            DecoderError.notAudio(path: "x.html", what: "an HTML page").description
+                == "x.html is not audio (an HTML page)")
     }
 
     @Test func aMissingFileCannotBeOpened() {
@@ -169,7 +171,8 @@ import Threads
             writer.finish()
         }
         #expect(
-            try MPEGDecoderTests.decodeRest(decoder) == (try MPEGDecoderTests.reference(fixture("tone-44k-stereo.mp3").path)))
+            try MPEGDecoderTests.decodeRest(decoder)
+                == (try MPEGDecoderTests.reference(fixture("tone-44k-stereo.mp3").path)))
         #expect(writer.isDone)
     }
 

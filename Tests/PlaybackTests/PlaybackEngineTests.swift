@@ -273,8 +273,10 @@ import Testing
         var engine = PlaybackEngine()
         #expect(engine.handle(.setSleepTimer(.after(seconds: 60)), at: Self.timeline) == [.report(.sleepTimerChanged)])
         #expect(engine.sleepTimer(listened: 130) == .after(seconds: 30))
-        _ = engine.handle(.extendSleepTimer(by: 300), at: PlaybackEngine.Timeline(
-            position: 0, seekableFrames: nil, sampleRate: 1_000, listenedSeconds: 130))
+        _ = engine.handle(
+            .extendSleepTimer(by: 300),
+            at: PlaybackEngine.Timeline(
+                position: 0, seekableFrames: nil, sampleRate: 1_000, listenedSeconds: 130))
         #expect(engine.sleepTimer(listened: 130) == .after(seconds: 330))
         _ = engine.handle(.setSleepTimer(nil), at: Self.timeline)
         #expect(engine.sleepTimer(listened: 130) == nil)

@@ -65,7 +65,9 @@ public final class AudioFixtures: Sendable {
         case tooManyChunks = "stco-100000.m4a"
 
         /// The formats that play.
-        public static let playable: [Kind] = [.aacIndexLast, .aacIndexFirst, .aacMono22k, .adts, .opus, .vorbis, .flac, .alac]
+        public static let playable: [Kind] = [
+            .aacIndexLast, .aacIndexFirst, .aacMono22k, .adts, .opus, .vorbis, .flac, .alac,
+        ]
         public static let broken: [Kind] = [
             .truncated, .videoOnly, .encrypted, .brokenPage, .unknownCodec, .headersOnly, .zeroBlockSize,
             .noSampleDescription, .noSamples, .tooManySamples, .noChunks, .tooManyChunks,
@@ -107,7 +109,8 @@ public final class AudioFixtures: Sendable {
     /// (a static is never deinitialized, so a directory per process would stay behind): each
     /// file is made once, by the first process to want it, and renamed into place whole.
     private init() {
-        let stamp = (try? FileManager.default.attributesOfItem(atPath: Self.ffmpeg.path)[.modificationDate] as? Date)
+        let stamp =
+            (try? FileManager.default.attributesOfItem(atPath: Self.ffmpeg.path)[.modificationDate] as? Date)
             .map { Int($0.timeIntervalSince1970) } ?? 0
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("podcli-audio-fixtures-\(stamp)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -150,7 +153,10 @@ public final class AudioFixtures: Sendable {
                 let whole = try Data(contentsOf: input)
                 try whole.prefix(whole.count / 2).write(to: output)
             case .singleFrameMP2:
-                try run(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "0.024", "-c:a", "mp2", output.path])
+                try run([
+                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "0.024", "-c:a", "mp2",
+                    output.path,
+                ])
             case .videoOnly:
                 try run(["-f", "lavfi", "-i", "testsrc=size=64x64:rate=10", "-t", "1", "-c:v", "mpeg4", output.path])
             case .encrypted:
@@ -204,7 +210,8 @@ public final class AudioFixtures: Sendable {
     /// What `ffmpeg -i FILE -f s16le -acodec pcm_s16le -` decodes: the reference.
     public static func reference(_ file: URL) throws -> Data {
         let result = try RunningProcess(
-            executable: ffmpeg, arguments: ["-v", "error", "-i", file.path, "-f", "s16le", "-acodec", "pcm_s16le", "-"],
+            executable: ffmpeg,
+            arguments: ["-v", "error", "-i", file.path, "-f", "s16le", "-acodec", "pcm_s16le", "-"],
             environment: ProcessInfo.processInfo.environment
         ).waitUntilExit()
         guard result.status == 0 else { throw TestSupportError("ffmpeg could not decode \(file.path): \(result)") }
@@ -259,7 +266,9 @@ public final class AudioFixtures: Sendable {
         try make(mono ? "source-mono.wav" : "source.wav") { output in
             let left = "0.4*sin(2*PI*(200*t+30*t*t))"
             let right = "0.4*sin(2*PI*(300*t+20*t*t))"
-            let expression = mono ? "aevalsrc=\(left):s=22050:d=\(Self.seconds)"
+            let expression =
+                mono
+                ? "aevalsrc=\(left):s=22050:d=\(Self.seconds)"
                 : "aevalsrc=\(left)|\(right):s=44100:d=\(Self.seconds)"
             try run(["-f", "lavfi", "-i", expression, "-c:a", "pcm_s16le", output.path])
         }
@@ -343,7 +352,10 @@ public final class AudioFixtures: Sendable {
     }
 
     private static func find(_ needle: [UInt8], in bytes: [UInt8]) throws -> Int {
-        guard let index = (0...(bytes.count - needle.count)).first(where: { bytes[$0..<($0 + needle.count)].elementsEqual(needle) })
+        guard
+            let index = (0...(bytes.count - needle.count)).first(where: {
+                bytes[$0..<($0 + needle.count)].elementsEqual(needle)
+            })
         else { throw TestSupportError("no \(needle) in the file") }
         return index
     }

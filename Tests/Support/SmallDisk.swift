@@ -33,8 +33,10 @@ public final class SmallDisk {
     /// Fills the disk until only about `bytes` are left free, with a file that `empty()` removes.
     public func fill(leaving bytes: Int) throws {
         let filler = path + "/.filler"
-        let size = max(freeBytes - bytes, 0) + ((try? FileManager.default.attributesOfItem(atPath: filler))?[.size]
-            as? Int ?? 0)
+        let size =
+            max(freeBytes - bytes, 0)
+            + ((try? FileManager.default.attributesOfItem(atPath: filler))?[.size]
+                as? Int ?? 0)
         guard FileManager.default.createFile(atPath: filler, contents: Data(count: size)) else {
             throw TestSupportError("could not write \(size) bytes at \(filler)")
         }

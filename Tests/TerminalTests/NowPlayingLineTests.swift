@@ -77,9 +77,11 @@ import Testing
         #expect(
             Self.render(info, columns: 90)
                 == "▶ 2× The Dai… (Jane Doe) — Episode 42: Rust, Swift and the…  12:34 / 45:00 [=>---] vol 80%")
-        #expect(Self.render(info, columns: 70) == "▶ 2× The Dai… (Jane Doe) — Episode 42:…  12:34 / 45:00 [=>---] vol 80%")
+        #expect(
+            Self.render(info, columns: 70) == "▶ 2× The Dai… (Jane Doe) — Episode 42:…  12:34 / 45:00 [=>---] vol 80%")
         // Narrower, the author goes first; the podcast's name, then the bar, then the volume after it.
-        #expect(Self.render(info, columns: 69) == "▶ 2× The Dai… — Episode 42: Rust, Swi…  12:34 / 45:00 [=>---] vol 80%")
+        #expect(
+            Self.render(info, columns: 69) == "▶ 2× The Dai… — Episode 42: Rust, Swi…  12:34 / 45:00 [=>---] vol 80%")
         #expect(Self.render(info, columns: 23) == "▶ 2× 12:34 / 45:00")
         info.podcast = nil
         #expect(Self.render(info, columns: 60) == "▶ 2× Jane Doe — Episode 42:…  12:34 / 45:00 [=>---] vol 80%")

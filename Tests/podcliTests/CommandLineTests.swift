@@ -22,10 +22,14 @@ import Testing
 
         let w = try FeedCommandTests.World()
         let items = (1...3).map { w.item($0) }
-        #expect(try w.t.run(["fetch", try w.serve("feed.xml", FeedCommandTests.rss(title: "Show", items: items))]).status == 0)
+        #expect(
+            try w.t.run(["fetch", try w.serve("feed.xml", FeedCommandTests.rss(title: "Show", items: items))]).status
+                == 0)
         let summary = try w.t.run([])
         #expect(summary.status == 0, "\(summary)")
-        #expect(summary.stdout.hasPrefix("1 feed, 1 new episode ('podcli list --new'), 0 downloaded\nNothing is playing.\n"))
+        #expect(
+            summary.stdout.hasPrefix("1 feed, 1 new episode ('podcli list --new'), 0 downloaded\nNothing is playing.\n")
+        )
     }
 
     @Test func everyErrorLineBeginsWithTheProgramsName() throws {
@@ -47,7 +51,9 @@ import Testing
             item.url = w.url("ep\(n).mp3")
             items.append(item)
         }
-        #expect(try w.t.run(["fetch", try w.serve("feed.xml", FeedCommandTests.rss(title: "Show", items: items))]).status == 0)
+        #expect(
+            try w.t.run(["fetch", try w.serve("feed.xml", FeedCommandTests.rss(title: "Show", items: items))]).status
+                == 0)
         let ids = try w.episodes().map { "\($0["id"] as! Int)" }
 
         let two = try w.t.run(["download", ids[1], ids[2]])
@@ -102,7 +108,9 @@ import Testing
         try audio.write(to: w.directory.appendingPathComponent("ep3.mp3"))
         items[2].url = w.url("ep3.mp3")
         items[0].url = w.url("missing.mp3")
-        #expect(try w.t.run(["fetch", try w.serve("feed.xml", FeedCommandTests.rss(title: "Show", items: items))]).status == 0)
+        #expect(
+            try w.t.run(["fetch", try w.serve("feed.xml", FeedCommandTests.rss(title: "Show", items: items))]).status
+                == 0)
         // Newest first: 3 (downloaded and kept), 2 (listed only), 1 (its download failed).
         let ids = try w.episodes().map { "\($0["id"] as! Int)" }
         #expect(try w.t.run(["download", ids[0]]).status == 0)
@@ -112,9 +120,13 @@ import Testing
             let shown = try w.t.show("\(listed["id"] as! Int)")
             for (key, value) in listed {
                 let json = { (value: Any?) in
-                    (try? JSONSerialization.data(withJSONObject: [value ?? NSNull()])).map { String(decoding: $0, as: UTF8.self) }
+                    (try? JSONSerialization.data(withJSONObject: [value ?? NSNull()])).map {
+                        String(decoding: $0, as: UTF8.self)
+                    }
                 }
-                #expect(shown.keys.contains(key) && json(shown[key]) == json(value), "\(key): list \(value), show \(String(describing: shown[key]))")
+                #expect(
+                    shown.keys.contains(key) && json(shown[key]) == json(value),
+                    "\(key): list \(value), show \(String(describing: shown[key]))")
             }
         }
         #expect(try w.episodes().contains { ($0["last_error"] as? String)?.contains("404") == true })

@@ -246,7 +246,8 @@ import Testing
     @Test func aFeedOfAnElementWithAbsurdlyManyAttributesIsRefusedAtOnce() throws {
         let w = try World()
         let attributes = (1...200_000).map { " a\($0)=\"\($0)\"" }.joined()
-        let feed = Self.rss(title: "Attributes", items: [w.item(1)], channelExtra: "<generator\(attributes)>x</generator>")
+        let feed = Self.rss(
+            title: "Attributes", items: [w.item(1)], channelExtra: "<generator\(attributes)>x</generator>")
         let url = try w.serve("feed.xml", feed)
         let start = ContinuousClock.now
         let result = try w.t.run(["fetch", url])
@@ -450,7 +451,9 @@ import Testing
         #expect(transcripts.first?["url"] as? String == w.url("feeds/episode-1.vtt"))
         let text = try w.t.run(["show", String(chord["id"] as! Int)])
         // The description, as text wrapped at 78 columns, with the link's target after its text.
-        #expect(text.stdout.hasSuffix("\n440 Hz and 660 Hz. See A440\n(https://en.wikipedia.org/wiki/A440_(pitch_standard)).\n"))
+        #expect(
+            text.stdout.hasSuffix(
+                "\n440 Hz and 660 Hz. See A440\n(https://en.wikipedia.org/wiki/A440_(pitch_standard)).\n"))
         #expect(text.stdout.contains("Chapters:\n  0:00  Start\n  0:01  Middle"))
     }
 
@@ -566,7 +569,8 @@ import Testing
         var outlines = ""
         for n in 1...12 {
             let url = try w.serve(
-                "f\(n).xml", Self.rss(title: "Show \(n)", items: [w.item(2 * n, in: "s\(n)"), w.item(2 * n - 1, in: "s\(n)")]))
+                "f\(n).xml",
+                Self.rss(title: "Show \(n)", items: [w.item(2 * n, in: "s\(n)"), w.item(2 * n - 1, in: "s\(n)")]))
             // The last is sent at 50 bytes a second: the import is killed while it reads it.
             outlines += #"<outline type="rss" text="\#(n)" xmlUrl="\#(n == 12 ? url + "?slow=50" : url)"/>"#
         }
@@ -650,10 +654,13 @@ import Testing
     @Test func aKilledImportKeepsTheFeedsRecordedBeforeEachWhole() throws {
         let w = try World()
         let fast = try (1...3).map { n in
-            try w.serve("f\(n).xml", Self.rss(title: "Show \(n)", items: (1...4).reversed().map { w.item($0, in: "s\(n)") }))
+            try w.serve(
+                "f\(n).xml", Self.rss(title: "Show \(n)", items: (1...4).reversed().map { w.item($0, in: "s\(n)") }))
         }
         let slow = try w.serve("slow.xml", Self.rss(title: "Slow", items: [w.item(1, in: "slow")])) + "?slow=40"
-        let outlines = (fast + [slow]).map { #"<outline type="rss" text="x" xmlUrl="\#($0.replacingOccurrences(of: "&", with: "&amp;"))"/>"# }
+        let outlines = (fast + [slow]).map {
+            #"<outline type="rss" text="x" xmlUrl="\#($0.replacingOccurrences(of: "&", with: "&amp;"))"/>"#
+        }
         let opml = try w.t.home.write(
             #"<?xml version="1.0" encoding="UTF-8"?><opml version="2.0"><body>"# + outlines.joined() + "</body></opml>",
             to: "in.opml")

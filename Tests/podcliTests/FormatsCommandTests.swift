@@ -15,7 +15,9 @@ struct FormatsCommandTests {
         throws -> String
     {
         let data = try Data(contentsOf: AudioFixtures.shared.url(kind))
-        let fetch = try library.t.run(["fetch", try library.t.source(name ?? kind.rawValue, data: data).url + query, "--json"])
+        let fetch = try library.t.run([
+            "fetch", try library.t.source(name ?? kind.rawValue, data: data).url + query, "--json",
+        ])
         guard fetch.status == 0 else { throw TestSupportError("fetch failed: \(fetch)") }
         return "\((try JSONSerialization.jsonObject(with: fetch.stdoutData) as! [String: Any])["id"] as! Int)"
     }
@@ -47,7 +49,9 @@ struct FormatsCommandTests {
         #expect(shown["format"] as? String == Self.names[kind])
         #expect(try library.t.run(["show", id]).stdout.contains("\nFormat      \(Self.names[kind]!)\n"))
         let listed = try library.t.run(["list", "--json"])
-        #expect((try JSONSerialization.jsonObject(with: listed.stdoutData) as! [[String: Any]])[0]["format"] as? String == Self.names[kind])
+        #expect(
+            (try JSONSerialization.jsonObject(with: listed.stdoutData) as! [[String: Any]])[0]["format"] as? String
+                == Self.names[kind])
 
         let play = try library.play([id])
         #expect(play.status == 0, "\(play)")
@@ -75,9 +79,12 @@ struct FormatsCommandTests {
 
         let rest = try library.play([id], device: library.device("rest"))
         #expect(rest.status == 0, "\(rest)")
-        #expect(rest.stdout.hasPrefix("Playing #\(id) \(String(kind.rawValue.prefix { $0 != "." })) from 0:15 of 0:20\n"))
+        #expect(
+            rest.stdout.hasPrefix("Playing #\(id) \(String(kind.rawValue.prefix { $0 != "." })) from 0:15 of 0:20\n"))
         let whole = try Self.expected(kind)
-        #expect(try library.captured("rest", rate: kind.sampleRate, channels: kind.channels) .count == whole.count - 15 * kind.sampleRate * kind.channels * 2)
+        #expect(
+            try library.captured("rest", rate: kind.sampleRate, channels: kind.channels).count == whole.count - 15
+                * kind.sampleRate * kind.channels * 2)
     }
 
     /// An M4A at a URL with no extension, named by its Content-Type only.
@@ -149,11 +156,17 @@ struct FormatsCommandTests {
         let sync = try world.t.run(["sync", "--quiet"])
         #expect(sync.status == 65, "\(sync)")
         let lines = sync.stderr.split(separator: "\n")
-        #expect(lines.first?.contains("cut.m4a: ") == true && lines.first?.contains("cannot be played: the M4A file is cut short") == true, "\(sync)")
+        #expect(
+            lines.first?.contains("cut.m4a: ") == true
+                && lines.first?.contains("cannot be played: the M4A file is cut short") == true, "\(sync)")
         let episodes = try world.episodes()
         let states = Dictionary(uniqueKeysWithValues: episodes.map { ($0["title"] as! String, $0["state"] as! String) })
-        #expect(states == ["tone.mp3": "downloaded", "aac.m4a": "downloaded", "talk.opus": "downloaded", "cut.m4a": "failed"])
-        let formats = Dictionary(uniqueKeysWithValues: episodes.map { ($0["title"] as! String, $0["format"] as? String) })
+        #expect(
+            states == [
+                "tone.mp3": "downloaded", "aac.m4a": "downloaded", "talk.opus": "downloaded", "cut.m4a": "failed",
+            ])
+        let formats = Dictionary(
+            uniqueKeysWithValues: episodes.map { ($0["title"] as! String, $0["format"] as? String) })
         #expect(formats == ["tone.mp3": "MP3", "aac.m4a": "M4A", "talk.opus": "Opus", "cut.m4a": "M4A"])
         let table = try world.t.run(["list"]).stdout
         #expect(table.contains("FORMAT"))
@@ -170,7 +183,8 @@ struct FormatsCommandTests {
         let url = try library.t.source(kind.rawValue, data: data).url + "?slow=1000000"
         let play = try library.play([url])
         #expect(play.status == 0, "\(play)")
-        let waits = play.stdout.contains("The index of #1 is at the end of its file: playing starts once it has downloaded\n")
+        let waits = play.stdout.contains(
+            "The index of #1 is at the end of its file: playing starts once it has downloaded\n")
         #expect(waits == (kind == .alac), "\(play)")
         #expect(try library.captured(rate: kind.sampleRate, channels: kind.channels) == (try Self.expected(kind)))
         #expect(try library.t.show("1")["state"] as? String == "downloaded")
@@ -216,7 +230,8 @@ struct FormatsCommandTests {
             """, to: ".asoundrc")
         let play = try library.t.run(["play", id, "--device", "podcli_48k_only"], environment: ["HOME": alsaHome.path])
         #expect(play.status == 0, "\(play)")
-        #expect(play.stdout.contains("The device 'podcli_48k_only' cannot play 22050 Hz: ALSA resamples it\n"), "\(play)")
+        #expect(
+            play.stdout.contains("The device 'podcli_48k_only' cannot play 22050 Hz: ALSA resamples it\n"), "\(play)")
         let heard = try library.captured("only48k", rate: 48_000, channels: 1)
         #expect(abs(heard.count / 2 - 20 * 48_000) < 48_000 / 10, "\(heard.count / 2) frames")
         // A device that takes the rate plays it as it is, and says nothing.
@@ -250,7 +265,8 @@ struct FormatsCommandTests {
         let id = try Self.download(kind, in: library)
         let play = try library.play([id, "--from", "19", "--for", "1"], device: library.device("part"))
         #expect(play.status == 0, "\(play)")
-        let frames = try library.captured("part", rate: kind.sampleRate, channels: kind.channels).count / (kind.channels * 2)
+        let frames =
+            try library.captured("part", rate: kind.sampleRate, channels: kind.channels).count / (kind.channels * 2)
         #expect(abs(frames - kind.sampleRate) < kind.sampleRate / 20, "\(kind): \(frames) frames heard")
     }
 

@@ -71,7 +71,9 @@ import Testing
     func onlyDecodingAFormatThatIsNotMPEGLoadsFFmpeg() throws {
         let world = try FeedCommandTests.World()
         var items: [FeedCommandTests.Item] = []
-        for (n, (name, source)) in [("tone.mp3", fixture("tone-44k-stereo.mp3")), ("tone.m4a", try AudioFixtures.shared.url(.aacIndexFirst))].enumerated() {
+        for (n, (name, source)) in [
+            ("tone.mp3", fixture("tone-44k-stereo.mp3")), ("tone.m4a", try AudioFixtures.shared.url(.aacIndexFirst)),
+        ].enumerated() {
             let data = try Data(contentsOf: source)
             try data.write(to: world.directory.appendingPathComponent(name))
             var item = world.item(n + 1)
@@ -91,13 +93,17 @@ import Testing
         for arguments in [["--version"], ["list"]] {
             let libraries = try loaded(arguments)
             #expect(libraries.contains("libsqlite3") || arguments == ["--version"], "\(arguments)")
-            for library in Self.ffmpegLibraries { #expect(!libraries.contains(library), "\(arguments) loaded \(library)") }
+            for library in Self.ffmpegLibraries {
+                #expect(!libraries.contains(library), "\(arguments) loaded \(library)")
+            }
         }
         // A sync that downloads the M4A measures it (its length, its loudness) with FFmpeg's decoder;
         // one with nothing new to measure does not load it.
         #expect(try loaded(["sync", "--quiet"]).contains("libavcodec.so.59"))
         let quiet = try loaded(["sync", "--quiet"])
-        for library in Self.ffmpegLibraries { #expect(!quiet.contains(library), "a sync with nothing to measure loaded \(library)") }
+        for library in Self.ffmpegLibraries {
+            #expect(!quiet.contains(library), "a sync with nothing to measure loaded \(library)")
+        }
         let episodes = try world.episodes()
         let mp3 = "\(episodes.first { $0["title"] as? String == "tone.mp3" }!["id"] as! Int)"
         let m4a = "\(episodes.first { $0["title"] as? String == "tone.m4a" }!["id"] as! Int)"

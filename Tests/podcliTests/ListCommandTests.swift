@@ -1,8 +1,7 @@
 import EpisodeStore
 import Foundation
-import Testing
-
 import TestSupport
+import Testing
 
 /// `podcli list`: a page at a time, the note of what is left, every episode on request, output
 /// that streams and stops quietly when its reader goes, and search.
@@ -99,9 +98,10 @@ import TestSupport
         second.title = "Kraków by night"
         let url = try w.serve("feed.xml", FeedCommandTests.rss(title: "Trips", items: [second, first, w.item(3)]))
         #expect(try w.t.run(["fetch", url]).status == 0)
-        #expect(try w.episodes(["-s", "krakow"]).compactMap { $0["title"] as? String } == [
-            "Kraków by night", "Travel notes",
-        ])
+        #expect(
+            try w.episodes(["-s", "krakow"]).compactMap { $0["title"] as? String } == [
+                "Kraków by night", "Travel notes",
+            ])
         #expect(try w.episodes(["-s", "trips"]).count == 3)
         let none = try w.t.run(["list", "-s", "lisbon"])
         #expect(none.status == 0 && none.stdout.isEmpty)
@@ -124,15 +124,19 @@ import TestSupport
         try Library(directory: w.t.home.path).setTranscript(
             [
                 TranscriptSegment(startMilliseconds: 0, text: "Welcome."),
-                TranscriptSegment(startMilliseconds: 3_725_400, speaker: "Guest", text: "We flew to Krako\u{301}w by airship."),
+                TranscriptSegment(
+                    startMilliseconds: 3_725_400, speaker: "Guest", text: "We flew to Krako\u{301}w by airship."),
             ], of: ids["Episode 2"]!)
 
         let table = try w.t.run(["list", "-s", "krakow airship"])
         #expect(table.status == 0 && table.stderr.isEmpty, "\(table)")
         let lines = table.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.contains("FOUND") == true, "\(table.stdout)")
-        #expect(lines.dropFirst().map { $0.contains("Episode 1") && $0.contains(" text ") } == [true, false], "\(table.stdout)")
-        #expect(lines.last?.contains(" 1:02:05 ") == true && lines.last?.contains("Episode 2") == true, "\(table.stdout)")
+        #expect(
+            lines.dropFirst().map { $0.contains("Episode 1") && $0.contains(" text ") } == [true, false],
+            "\(table.stdout)")
+        #expect(
+            lines.last?.contains(" 1:02:05 ") == true && lines.last?.contains("Episode 2") == true, "\(table.stdout)")
         let found = try w.episodes(["-s", "krakow airship"]).map { $0["found"] as? [String: Any] }
         #expect(found.map { $0?["texts"] as? Bool } == [true, false])
         #expect(found.map { $0?["transcript_at"] as? Double } == [nil, 3725.4])
@@ -150,7 +154,9 @@ import TestSupport
 
                 """, "\(newest.stderr)")
         let all = try w.t.run(["list", "-s", "krakow", "--json"], environment: ["PODCLI_SEARCH_RANK_LIMIT": "1"])
-        let titles = try (JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as! [[String: Any]]).map { $0["title"] as! String }
+        let titles = try (JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as! [[String: Any]]).map {
+            $0["title"] as! String
+        }
         #expect(titles == ["Episode 3", "Episode 2", "Episode 1"])
         let ranked = try w.episodes(["-s", "krakow"]).map { $0["title"] as! String }
         #expect(Set(ranked) == Set(titles) && ranked.last == "Episode 2", "\(ranked)")

@@ -152,7 +152,9 @@ struct PackageLayering {
                                 message: "\(target.name) (\(layer)) imports \(module) (\(other)): "
                                     + "imports run down the layers"))
                     }
-                    if !declared.contains(module) { findings.append(Self.undeclared(module, by: target.name, at: file, line)) }
+                    if !declared.contains(module) {
+                        findings.append(Self.undeclared(module, by: target.name, at: file, line))
+                    }
                 }
             }
             // A C module's dependencies are used by #include, which this does not read.

@@ -184,7 +184,9 @@ struct PackageManifest {
                     }
                     tokens.append(Token(text: word, isString: false, line: line))
                 } else {
-                    if !character.isWhitespace { tokens.append(Token(text: String(character), isString: false, line: line)) }
+                    if !character.isWhitespace {
+                        tokens.append(Token(text: String(character), isString: false, line: line))
+                    }
                     index += 1
                 }
             }

@@ -183,10 +183,12 @@ struct PlayArtworkTests {
         let back = ID3Tag.Picture(type: 4, data: TestImage.centredSquare(width: 120, height: 90))
         let id = try download(try Self.tone(with: [huge, back]))
         var peak = 0
-        let path = try artwork(ofPlaying: id, player: { pid in
-            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-            peak = Int(status.firstMatch(of: /VmHWM:\s+(\d+) kB/)?.1 ?? "") ?? 0
-        })
+        let path = try artwork(
+            ofPlaying: id,
+            player: { pid in
+                let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+                peak = Int(status.firstMatch(of: /VmHWM:\s+(\d+) kB/)?.1 ?? "") ?? 0
+            })
         #expect(path != nil)
         #expect(try inspect(#require(path)).width == 90)
         #expect(peak > 0 && peak < 80_000, "peak RSS \(peak) kB")

@@ -78,7 +78,9 @@ import Testing
         // Nothing downloads it now: not `downloading` (issue 13), but what arrived is kept.
         let record = try t.show("1")
         #expect(record["state"] as? String == "new")
-        #expect(record["last_error"] as? String == "the download of \(url) was stopped; 'podcli fetch' or 'play' resumes it")
+        #expect(
+            record["last_error"] as? String == "the download of \(url) was stopped; 'podcli fetch' or 'play' resumes it"
+        )
         let uuid = try #require(record["uuid"] as? String)
         #expect(t.episodeFiles(uuid).contains { $0.hasSuffix(".part") }, "\(t.episodeFiles(uuid))")
     }
@@ -90,7 +92,8 @@ import Testing
         let result = try t.run(["status", "--json"])
         #expect(result.status == 66)
         #expect(
-            result.stdout == #"{"error":"nothing is playing (start a player with 'podcli play')","state":"not playing"}"#
+            result.stdout
+                == #"{"error":"nothing is playing (start a player with 'podcli play')","state":"not playing"}"#
                 + "\n")
         #expect(result.stderr == "podcli: nothing is playing (start a player with 'podcli play')\n")
     }
@@ -111,7 +114,8 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(Date().timeIntervalSince(started) < 5, "not the 5 s wait for an answer")
         let home = library.t.home.path
-        #expect(waitUntil(timeout: 5) { Self.processes(mentioning: home).isEmpty }, "\(Self.processes(mentioning: home))")
+        #expect(
+            waitUntil(timeout: 5) { Self.processes(mentioning: home).isEmpty }, "\(Self.processes(mentioning: home))")
     }
 
     /// With a player already answering, `play --background` says so at once (75) and starts none.
@@ -229,7 +233,8 @@ import Testing
     @Test(.requires(paced && bus && corpus, "needs pulseaudio, dbus, playerctl, corpus"))
     func whileSuspendedStatusAndPlayerctlAnswerAtOnce() throws {
         let player = try PacedPlayer()
-        let id = try player.fetch(try Data(contentsOf: URL(fileURLWithPath: PlayCommandTests.corpusSpeech)), named: "speech.mp3")
+        let id = try player.fetch(
+            try Data(contentsOf: URL(fileURLWithPath: PlayCommandTests.corpusSpeech)), named: "speech.mp3")
         let session = try TerminalSession(
             executable: player.t.podcli.executableURL,
             arguments: ["--home", player.t.home.path, "play", id, "--device", ALSACapture.pacedDeviceName],
@@ -243,7 +248,8 @@ import Testing
         let status = try player.t.run(["status"])
         #expect(Date().timeIntervalSince(started) < 5)
         let pid = session.pid
-        let words = "the player (pid \(pid)) is suspended (Ctrl-Z): it answers again once continued "
+        let words =
+            "the player (pid \(pid)) is suspended (Ctrl-Z): it answers again once continued "
             + "('fg' in its terminal, or 'kill -CONT \(pid)')"
         #expect(status.status == 75)
         #expect(status.stderr == "podcli: \(words)\n")
@@ -270,8 +276,10 @@ import Testing
     @Test(.requires(paced && corpus, "needs pulseaudio and the corpus"))
     func commandsAfterASeekAreAppliedInTheirOrder() throws {
         let player = try PacedPlayer()
-        let first = try player.fetch(try Data(contentsOf: URL(fileURLWithPath: PlayCommandTests.corpusSpeech)), named: "speech.mp3")
-        let second = try player.fetch(try Data(contentsOf: URL(fileURLWithPath: PlayCommandTests.corpusSpeech)), named: "again.mp3")
+        let first = try player.fetch(
+            try Data(contentsOf: URL(fileURLWithPath: PlayCommandTests.corpusSpeech)), named: "speech.mp3")
+        let second = try player.fetch(
+            try Data(contentsOf: URL(fileURLWithPath: PlayCommandTests.corpusSpeech)), named: "again.mp3")
         #expect(try player.t.run(["queue", "add", second]).status == 0)
         let process = try player.play([first, "--from", "10"])
         #expect(waitUntil(timeout: 10) { player.heardSeconds > 0.5 })
@@ -317,12 +325,16 @@ import Testing
     func quittingDuringARenderLeavesNoFileBehind() throws {
         let player = try PacedPlayer()
         let cover = ID3Tag.Picture(data: TestImage.centredSquare(width: 1800, height: 1800))
-        let audio = ID3Tag.tagging(try Data(contentsOf: URL(fileURLWithPath: PlayCommandTests.corpusSpeech)), with: [cover])
+        let audio = ID3Tag.tagging(
+            try Data(contentsOf: URL(fileURLWithPath: PlayCommandTests.corpusSpeech)), with: [cover])
         let id = try player.fetch(audio, named: "covered.mp3")
         let uuid = try #require(try player.t.show(id)["uuid"] as? String)
         let process = try player.play([id])
-        let rendering = { Self.processes(mentioning: "render-artwork") .filter { pid in
-            (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?.contains(uuid) == true } }
+        let rendering = {
+            Self.processes(mentioning: "render-artwork").filter { pid in
+                (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?.contains(uuid) == true
+            }
+        }
         #expect(waitUntil(timeout: 20, interval: 0.005) { !rendering().isEmpty })
         // Held still while play ends, however fast this machine renders (a loaded one had
         // finished the picture before the stop arrived).

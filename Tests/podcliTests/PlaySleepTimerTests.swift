@@ -5,8 +5,10 @@ import Testing
 /// The sleep timer (issue 23), judged on what reached the device: an ALSA `file` capture, and the
 /// tap in front of a paced PulseAudio null sink where wall time matters. The levels are measured
 /// here, from the captured samples, never taken from podcli.
-@Suite(.requires(
-    ["/usr/bin/mpg123", "/usr/bin/sox", "/usr/bin/lame"].allSatisfy(TestEnvironment.has), "needs mpg123, sox and lame"))
+@Suite(
+    .requires(
+        ["/usr/bin/mpg123", "/usr/bin/sox", "/usr/bin/lame"].allSatisfy(TestEnvironment.has),
+        "needs mpg123, sox and lame"))
 struct PlaySleepTimerTests {
     static let paced = PulseAudioServer.unavailableReason == nil && PulseAudioServer.alsaPluginInstalled
     /// Frames a second of the tone, and bytes a frame (16-bit stereo).
@@ -19,11 +21,16 @@ struct PlaySleepTimerTests {
         let wav = directory.path + "/tone.wav"
         let mp3 = directory.path + "/tone.mp3"
         for (tool, arguments) in [
-            ("/usr/bin/sox", ["-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "40", "sine", "440", "vol", "0.5"]),
+            (
+                "/usr/bin/sox",
+                ["-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "40", "sine", "440", "vol", "0.5"]
+            ),
             ("/usr/bin/lame", ["--quiet", "-b", "128", wav, mp3]),
         ] {
-            let result = try RunningProcess(executable: URL(fileURLWithPath: tool), arguments: arguments, environment: [:])
-                .waitUntilExit()
+            let result = try RunningProcess(
+                executable: URL(fileURLWithPath: tool), arguments: arguments, environment: [:]
+            )
+            .waitUntilExit()
             guard result.status == 0 else { throw TestSupportError("\(tool) failed: \(result)") }
         }
         return try Data(contentsOf: URL(fileURLWithPath: mp3))
@@ -271,9 +278,10 @@ struct PlaySleepTimerTests {
         func sleepLeft() -> Any? { try? player.status()["sleep"] }
         for minutes in [15.0, 30, 45, 60] {
             session.type("z")
-            #expect(waitUntil(timeout: 5) {
-                (sleepLeft() as? Double).map { $0 > minutes * 60 - 5 && $0 <= minutes * 60 } ?? false
-            }, "\(minutes) min: \(String(describing: sleepLeft()))")
+            #expect(
+                waitUntil(timeout: 5) {
+                    (sleepLeft() as? Double).map { $0 > minutes * 60 - 5 && $0 <= minutes * 60 } ?? false
+                }, "\(minutes) min: \(String(describing: sleepLeft()))")
         }
         #expect(session.waitForOutput(containing: "sleep 59:5"), "\(session.output)")
         session.type("z")

@@ -35,7 +35,8 @@ struct PlaySpeedChangeTests {
             let session = try Session()
             let before = try session.changeHeard()
             if session.monitor.longestGap > 0.01 && attempt == 1 { continue }
-            #expect(session.monitor.longestGap <= 0.01, "ran dry (\(session.monitor.longestGap) s) before the stop, twice")
+            #expect(
+                session.monitor.longestGap <= 0.01, "ran dry (\(session.monitor.longestGap) s) before the stop, twice")
             kill(session.process.pid, SIGSTOP)
             Thread.sleep(forTimeInterval: 0.3)
             kill(session.process.pid, SIGCONT)
@@ -58,8 +59,10 @@ struct PlaySpeedChangeTests {
             player = try PlaySessionTests.PacedPlayer()
             let directory = try TemporaryDirectory(prefix: "podcli-noise")
             let file = directory.appending("noise.flac")
-            try Self.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.3:duration=30:sample_rate=44100",
-                             "-ac", "2", file.path])
+            try Self.ffmpeg([
+                "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.3:duration=30:sample_rate=44100",
+                "-ac", "2", file.path,
+            ])
             let raw = directory.appending("noise.raw")
             try Self.ffmpeg(["-i", file.path, "-f", "s16le", "-acodec", "pcm_s16le", raw.path])
             reference = try Data(contentsOf: raw)
@@ -121,7 +124,9 @@ struct PlaySpeedChangeTests {
         /// Waits until the monitor has recorded what the sink played up to `instant`.
         private func recordUntil(_ instant: ContinuousClock.Instant) throws {
             let monitor = monitor
-            guard waitUntil(timeout: 10, { monitor.instant(ofByte: monitor.recording.count).map { $0 >= instant } ?? false })
+            guard
+                waitUntil(
+                    timeout: 10, { monitor.instant(ofByte: monitor.recording.count).map { $0 >= instant } ?? false })
             else { throw TestSupportError("the sink stopped playing") }
         }
 
@@ -141,7 +146,9 @@ struct PlaySpeedChangeTests {
             }
             guard connected == 0 else { throw TestSupportError("connect: \(errno)") }
             let bytes = Array((line + "\n").utf8)
-            guard write(descriptor, bytes, bytes.count) == bytes.count else { throw TestSupportError("write: \(errno)") }
+            guard write(descriptor, bytes, bytes.count) == bytes.count else {
+                throw TestSupportError("write: \(errno)")
+            }
             var answer = [UInt8](repeating: 0, count: 256)
             _ = read(descriptor, &answer, answer.count)
         }

@@ -14,7 +14,8 @@ import Testing
     .requires(
         TestEnvironment.has("/usr/bin/ffmpeg") && TestEnvironment.has("/usr/bin/mpg123"), "needs ffmpeg and mpg123"))
 struct PlaySpeedTests {
-    static let paced = PlaySessionTests.paced && TestEnvironment.has("/usr/bin/ffmpeg") && TestEnvironment.has("/usr/bin/sqlite3")
+    static let paced =
+        PlaySessionTests.paced && TestEnvironment.has("/usr/bin/ffmpeg") && TestEnvironment.has("/usr/bin/sqlite3")
     static let bus = PlaySessionTests.bus && TestEnvironment.has("/usr/bin/busctl")
     static let second = 44_100 * 4
 
@@ -63,7 +64,8 @@ struct PlaySpeedTests {
     @Test func fromAndForAreMediaTimeAndTheWholeEpisodeIsPlayed() throws {
         let library = try PlayCommandTests.Library()
         let id = try Self.fetch(try Self.tone(seconds: 60), named: "tone.flac", into: library.t)
-        let part = try library.play([id, "--speed", "2", "--from", "10", "--for", "20"], device: library.device("part"))
+        let part = try library.play(
+            [id, "--speed", "2", "--from", "10", "--for", "20"], device: library.device("part"))
         #expect(part.status == 0, "\(part)")
         let heard = Double(try library.captured("part").count) / Double(Self.second)
         #expect(abs(heard - 10) < 0.2, "\(heard) s of sound")
@@ -91,7 +93,9 @@ struct PlaySpeedTests {
         let position = status["position"] as? Double ?? -1
         #expect(abs(position - 2 * sound) < 0.5, "at \(position) s after \(sound) s of sound")
         #expect(status["rate"] as? Double == 2)
-        let mpris = Double(try player.playerctl(["position"]).result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        let mpris =
+            Double(try player.playerctl(["position"]).result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? -1
         #expect(abs(mpris - 2 * monitor.secondsOfSound()) < 0.5, "MPRIS Position \(mpris) s")
         #expect(try Self.property("Rate", player) == "2")
         #expect(try Self.property("MinimumRate", player) == "0.5")
@@ -118,8 +122,12 @@ struct PlaySpeedTests {
         try Self.setRate(7, player)
         #expect(waitUntil(timeout: 5) { (try? player.status()["rate"] as? Double) == 3 })
         _ = try player.playerctl(["position", "40"])
-        #expect(waitUntil(timeout: 5) { (try? player.status()["position"] as? Double).map { $0 >= 40 && $0 < 43 } ?? false })
-        let mpris = Double(try player.playerctl(["position"]).result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        #expect(
+            waitUntil(timeout: 5) { (try? player.status()["position"] as? Double).map { $0 >= 40 && $0 < 43 } ?? false }
+        )
+        let mpris =
+            Double(try player.playerctl(["position"]).result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? -1
         #expect(mpris >= 40 && mpris < 44, "MPRIS Position \(mpris) s")
         try Self.setRate(0, player)
         #expect(waitUntil(timeout: 5) { (try? player.status()["state"] as? String) == "paused" })
@@ -159,8 +167,10 @@ struct PlaySpeedTests {
     static func savedPosition(_ id: String, _ player: PlaySessionTests.PacedPlayer) throws -> Double? {
         let result = try RunningProcess(
             executable: URL(fileURLWithPath: "/usr/bin/sqlite3"),
-            arguments: ["-readonly", player.t.home.path + "/podcli.db",
-                        "SELECT position_ms FROM playback_state WHERE episode_id = \(id)"],
+            arguments: [
+                "-readonly", player.t.home.path + "/podcli.db",
+                "SELECT position_ms FROM playback_state WHERE episode_id = \(id)",
+            ],
             environment: [:]
         ).waitUntilExit()
         return Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).map { $0 / 1000 }

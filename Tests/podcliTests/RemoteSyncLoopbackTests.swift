@@ -19,12 +19,14 @@ import Testing
 
         let sync = try w.t.run(["sync"], environment: environment)
         #expect(sync.status == 69, "\(sync)")
-        #expect(sync.stderr.hasPrefix("podcli: sync server: could not reach http://127.0.0.1:\(closed.port)/"), "\(sync)")
+        #expect(
+            sync.stderr.hasPrefix("podcli: sync server: could not reach http://127.0.0.1:\(closed.port)/"), "\(sync)")
         #expect(sync.stderr.split(separator: "\n").count == 1, "\(sync)")
         #expect(sync.stdout.contains("Synced 1 feed, 1 new"), "\(sync)")
         #expect(try w.episodes().count == 2)
         let status = try w.t.run(["remote", "status"])
-        #expect(status.stdout.contains("Last exchange: never\n") && status.stdout.contains("could not reach"), "\(status)")
+        #expect(
+            status.stdout.contains("Last exchange: never\n") && status.stdout.contains("could not reach"), "\(status)")
 
         // --no-remote: the feeds alone.
         let local = try w.t.run(["sync", "--no-remote"], environment: environment)
@@ -106,7 +108,8 @@ import Testing
             sync.stdout.hasPrefix(
                 "#1 News: 1 new\nExchanged with \(server.baseURL): 1 subscribed, 1 position, nothing to send\n"),
             "\(sync)")
-        let listed = try JSONSerialization.jsonObject(with: try t.run(["list", "--json"]).stdoutData) as! [[String: Any]]
+        let listed =
+            try JSONSerialization.jsonObject(with: try t.run(["list", "--json"]).stdoutData) as! [[String: Any]]
         #expect(try t.show("\(listed[0]["id"] as! Int)")["position"] as? Double == 45)
 
         let talk = try shows.serve("talk", episodes: 1)

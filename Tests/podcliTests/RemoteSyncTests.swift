@@ -232,8 +232,9 @@ struct RemoteSyncTests {
         let before = Int(Date().timeIntervalSince1970)
         try laptop.sync()
 
-        let subscriptions = try JSONSerialization.jsonObject(
-            with: try server.get("/api/2/subscriptions/\(server.user)/laptop.json?since=0")) as! [String: Any]
+        let subscriptions =
+            try JSONSerialization.jsonObject(
+                with: try server.get("/api/2/subscriptions/\(server.user)/laptop.json?since=0")) as! [String: Any]
         #expect(subscriptions["add"] as? [String] == [news])
         // Downloaded, then played.
         let actions = try Self.actions(on: server)
@@ -246,7 +247,8 @@ struct RemoteSyncTests {
         }
         let play = try #require(actions.last)
         // Whole seconds of media: from 0:40 to 0:41 of 1:39.
-        #expect(play["started"] as? Int == 40 && play["position"] as? Int == 41 && play["total"] as? Int == 99, "\(play)")
+        #expect(
+            play["started"] as? Int == 40 && play["position"] as? Int == 41 && play["total"] as? Int == 99, "\(play)")
         // UTC, YYYY-MM-DDTHH:MM:SS, when the listener stopped.
         let timestamp = try #require(play["timestamp"] as? String)
         let format = DateFormatter()
@@ -272,11 +274,14 @@ struct RemoteSyncTests {
         // The same library as another device: registered, and given the account's subscriptions from the start.
         #expect(try laptop.run(["config", "set", "gpodder-device", "laptop-2"]).status == 0)
         try laptop.sync()
-        let devices = try JSONSerialization.jsonObject(
-            with: try server.get("/api/2/devices/\(server.user).json")) as! [[String: Any]]
+        let devices =
+            try JSONSerialization.jsonObject(
+                with: try server.get("/api/2/devices/\(server.user).json")) as! [[String: Any]]
         #expect(Set(devices.map { $0["id"] as! String }) == ["laptop", "laptop-2"])
         for device in devices {
-            #expect((device["caption"] as? String)?.hasPrefix("podcli on ") == true && device["type"] as? String == "desktop")
+            #expect(
+                (device["caption"] as? String)?.hasPrefix("podcli on ") == true
+                    && device["type"] as? String == "desktop")
         }
 
         let apart = try Device("desktop", of: server, password: .environment)
@@ -286,8 +291,9 @@ struct RemoteSyncTests {
         let sync = try apart.sync()
         #expect(sync.stdout.hasPrefix("Exchanged with \(server.baseURL): nothing to send\n"), "\(sync)")
         #expect(try apart.feeds().isEmpty)
-        let groups = try JSONSerialization.jsonObject(
-            with: try server.get("/api/2/sync-devices/\(server.user).json")) as! [String: Any]
+        let groups =
+            try JSONSerialization.jsonObject(
+                with: try server.get("/api/2/sync-devices/\(server.user).json")) as! [String: Any]
         #expect(!(groups["synchronized"] as! [[String]]).joined().contains("desktop"), "\(groups)")
     }
 
@@ -323,9 +329,11 @@ struct RemoteSyncTests {
         let status = try laptop.t.run(["remote", "status"])
         #expect(status.stdout.contains("refused the user 'alice'") && !status.stdout.contains("not-the-password"))
 
-        _ = try laptop.t.home.write(config.replacingOccurrences(of: "echo not-the-password-42", with: "exit 3"), to: "config")
+        _ = try laptop.t.home.write(
+            config.replacingOccurrences(of: "echo not-the-password-42", with: "exit 3"), to: "config")
         let failing = try laptop.t.run(["sync"])
         #expect(failing.status == 69, "\(failing)")
-        #expect(failing.stderr == "podcli: sync server: gpodder-password-command gave no secret: it exited with status 3\n")
+        #expect(
+            failing.stderr == "podcli: sync server: gpodder-password-command gave no secret: it exited with status 3\n")
     }
 }

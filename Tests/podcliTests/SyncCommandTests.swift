@@ -381,7 +381,9 @@ import Testing
         try s.config("download = all\nkeep = 2\n")
         let sync = try s.sync()
         #expect(sync.status == 0, "\(sync)")
-        #expect(sync.stdout.hasPrefix("Deleted #\(try s.id("alpha 3")) alpha 3: older than the newest 2 (keep)\nSynced "), "\(sync)")
+        #expect(
+            sync.stdout.hasPrefix("Deleted #\(try s.id("alpha 3")) alpha 3: older than the newest 2 (keep)\nSynced "),
+            "\(sync)")
         #expect(try s.downloaded() == ["alpha 5", "alpha 4", "alpha 2", "alpha 1"])
         #expect(try s.episode("alpha 3")["status"] as? String == "deleted")
         #expect(try s.episode("alpha 1")["kept"] as? Bool == true)
@@ -416,13 +418,17 @@ import Testing
         try s.config("download = all\nkeep = 1\n")
         let sync = try s.sync()
         #expect(sync.status == 0, "\(sync)")
-        #expect(sync.stdout.hasPrefix("Deleted #\(try s.id("alpha 2")) alpha 2: older than the newest 1 (keep)\nSynced "), "\(sync)")
+        #expect(
+            sync.stdout.hasPrefix("Deleted #\(try s.id("alpha 2")) alpha 2: older than the newest 1 (keep)\nSynced "),
+            "\(sync)")
         #expect(try s.downloaded() == ["alpha 3", "alpha 1"])
 
         #expect(try s.t.run(["stop"]).status == 0)
         #expect(try playing.player.waitUntilExit(timeout: 10).status == 0)
         let after = try s.sync()
-        #expect(after.stdout.hasPrefix("Deleted #\(try s.id("alpha 1")) alpha 1: older than the newest 1 (keep)\nSynced "), "\(after)")
+        #expect(
+            after.stdout.hasPrefix("Deleted #\(try s.id("alpha 1")) alpha 1: older than the newest 1 (keep)\nSynced "),
+            "\(after)")
         #expect(try s.downloaded() == ["alpha 3"])
     }
 
@@ -435,7 +441,9 @@ import Testing
         try s.markPlayed(try s.id("alpha 2"), daysAgo: 1)
         try s.config("download = all\ndelete-played-after = 7\n")
         let sync = try s.sync()
-        #expect(sync.stdout.hasPrefix("Deleted #\(try s.id("alpha 1")) alpha 1: played more than 7 days ago\nSynced "), "\(sync)")
+        #expect(
+            sync.stdout.hasPrefix("Deleted #\(try s.id("alpha 1")) alpha 1: played more than 7 days ago\nSynced "),
+            "\(sync)")
 
         // `podcli rm` of an episode the feed lists: the feed does not bring it back.
         #expect(try s.t.run(["rm", try s.id("alpha 3")]).status == 0)

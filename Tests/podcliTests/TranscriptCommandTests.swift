@@ -20,7 +20,8 @@ import Transcripts
 
     static let talk = Transcript(
         cues: [
-            TranscriptCue(start: 0, end: 4.5, speaker: "Ann", text: "Welcome to the show, where we talk about everything."),
+            TranscriptCue(
+                start: 0, end: 4.5, speaker: "Ann", text: "Welcome to the show, where we talk about everything."),
             TranscriptCue(start: 4.5, end: 9, speaker: "Ann", text: "Today a guest."),
             TranscriptCue(start: 9, end: 70, speaker: "Bob\u{1B}[2J", text: "Thanks\u{202E} for having me."),
             TranscriptCue(start: 3725, speaker: "Ann", text: "Bye."),

@@ -1,3 +1,5 @@
+import EpisodeStore
+
 /// The settings in effect and each feed section, as the file writes their values: what
 /// `config list` prints (as lines, or as JSON).
 public struct ConfigReport: Encodable, Sendable {
@@ -15,7 +17,8 @@ public struct ConfigReport: Encodable, Sendable {
         feeds = config.feedSections.map { section in
             Section(
                 name: section.name,
-                settings: Dictionary(section.assignments.map { ($0.setting.rawValue, $0.value) }, uniquingKeysWith: { $1 }))
+                settings: Dictionary(
+                    section.assignments.map { ($0.setting.rawValue, $0.value) }, uniquingKeysWith: { $1 }))
         }
     }
 }
@@ -27,5 +30,3 @@ extension ConfigFile.Target {
         self.init(name: feed.title) { name in (try? FeedReference.match(name, in: feeds))?.id == feed.id }
     }
 }
-
-import EpisodeStore

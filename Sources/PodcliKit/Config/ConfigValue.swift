@@ -6,7 +6,8 @@ public enum ConfigValue {
         public init(_ expected: String) { self.expected = expected }
     }
 
-    public static func count(_ text: String, in range: ClosedRange<Int>, or word: String? = nil) throws(Problem) -> Int {
+    public static func count(_ text: String, in range: ClosedRange<Int>, or word: String? = nil) throws(Problem) -> Int
+    {
         guard let count = Int(text), range.contains(count) else {
             throw Problem(
                 "a whole number from \(range.lowerBound) to \(range.upperBound)" + (word.map { " or \($0)" } ?? ""))

@@ -55,7 +55,8 @@ public enum SecretCommand {
             kill(-pid, SIGKILL)
             var ignored: Int32 = 0
             while waitpid(pid, &ignored, 0) == -1 && errno == EINTR {}
-            throw .secretCommand(setting: setting, problem: "it did not finish within \(ConfigValue.number(timeLimit)) s")
+            throw .secretCommand(
+                setting: setting, problem: "it did not finish within \(ConfigValue.number(timeLimit)) s")
         }
         // WIFEXITED and WEXITSTATUS are macros Swift cannot import.
         guard status & 0x7F == 0 else { throw .secretCommand(setting: setting, problem: "it was killed") }

@@ -17,7 +17,8 @@ public enum EpisodeTranscript {
 
     /// The transcript kept for the episode; nil when none was fetched (or the file is unreadable).
     public static func cached(for episode: Episode, in library: Library) -> Transcripts.Transcript? {
-        guard let file = FileBytes(path: library.transcriptPath(of: episode)), file.size <= TranscriptProblem.maximumBytes
+        guard let file = FileBytes(path: library.transcriptPath(of: episode)),
+            file.size <= TranscriptProblem.maximumBytes
         else { return nil }
         return try? JSONDecoder().decode(Transcripts.Transcript.self, from: Data(file.bytes(at: 0, count: file.size)))
     }
@@ -29,7 +30,8 @@ public enum EpisodeTranscript {
 
     /// Every `podcast:transcript` the feed gives the episode, as stored with it.
     public static func offers(of episode: Episode) -> [Feeds.Transcript] {
-        episode.transcriptsJSON.flatMap { try? JSONDecoder().decode([Feeds.Transcript].self, from: Data($0.utf8)) } ?? []
+        episode.transcriptsJSON.flatMap { try? JSONDecoder().decode([Feeds.Transcript].self, from: Data($0.utf8)) }
+            ?? []
     }
 
     /// Fetches the episode's preferred transcript, keeps it and indexes it, replacing what was kept,
@@ -51,7 +53,8 @@ public enum EpisodeTranscript {
         for episode: Episode, fetcher: Downloader
     ) throws -> (Feeds.Transcript, Transcripts.Transcript) {
         guard let (offer, format) = preferredOffer(of: episode) else {
-            throw TranscriptUnavailable(episodeID: episode.id, offeredTypes: offers(of: episode).map { $0.type ?? "no type" })
+            throw TranscriptUnavailable(
+                episodeID: episode.id, offeredTypes: offers(of: episode).map { $0.type ?? "no type" })
         }
         let bytes = try fetcher.fetchTranscript(offer.url, maximumBytes: TranscriptProblem.maximumBytes)
         return (offer, try Transcripts.Transcript(bytes, format: format))

@@ -57,7 +57,9 @@ public struct Verification {
                     outcome = try repair(file, of: episode, drifts: drifts, onEvent: onEvent)
                 }
                 checks.append(
-                    Check(id: episode.id, path: file.relativePath, outcome: outcome, differences: drifts.map(\.description)))
+                    Check(
+                        id: episode.id, path: file.relativePath, outcome: outcome,
+                        differences: drifts.map(\.description)))
             }
         }
         return checks

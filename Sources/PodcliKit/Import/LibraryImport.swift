@@ -87,7 +87,9 @@ public struct LibraryImport {
     }
 
     /// The app's state, unless podcli's own says more or is newer (`Library.importPlayback`).
-    private func recordPlayback(_ item: ImportedEpisode, of episode: Episode, into summary: inout Summary) throws(StoreError) {
+    private func recordPlayback(_ item: ImportedEpisode, of episode: Episode, into summary: inout Summary)
+        throws(StoreError)
+    {
         guard item.state != .start, try library.importPlayback(item.state, of: episode, lastPlayed: item.lastPlayed)
         else { return }
         if item.state.played { summary.played += 1 } else { summary.positions += 1 }

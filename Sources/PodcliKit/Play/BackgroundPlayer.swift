@@ -48,7 +48,8 @@ public enum BackgroundPlayer {
             if waitpid(pid, &status, WNOHANG) == pid {
                 let words = (try? String(contentsOfFile: log, encoding: .utf8))?
                     .split(separator: "\n").last.map { String($0.dropFirst($0.hasPrefix("podcli: ") ? 8 : 0)) }
-                throw PodcliError.playerStopped(words: words ?? "the player stopped at once", status: (status >> 8) & 0xff)
+                throw PodcliError.playerStopped(
+                    words: words ?? "the player stopped at once", status: (status >> 8) & 0xff)
             }
             usleep(25_000)
         }

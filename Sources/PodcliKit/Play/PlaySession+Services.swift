@@ -62,7 +62,6 @@ extension PlaySession {
         }
     }
 
-
     /// MPRIS on the session bus, when there is one: media keys, desktop lock screens, playerctl.
     public func listenForMediaControls() -> MediaPlayer2? {
         let commands = commands
@@ -96,7 +95,8 @@ extension PlaySession {
                 status: status.state == .playing ? .playing : .paused, trackNumber: episode.id, title: title,
                 album: podcast, artist: author, url: episode.sourceURL, artURL: artwork.map(EpisodeArtwork.fileURL),
                 length: duration.flatMap(Self.microseconds),
-                volume: status.volume, rate: status.speed, canGoNext: place.index + 1 < place.count, canGoPrevious: true))
+                volume: status.volume, rate: status.speed, canGoNext: place.index + 1 < place.count,
+                canGoPrevious: true))
         let microseconds = Self.microseconds(status.seconds) ?? 0
         if case .seeked? = status.event {
             mediaPlayer.seeked(to: microseconds)
@@ -122,7 +122,6 @@ extension PlaySession {
         watcher?.start()
         return watcher
     }
-
 
     /// The headphone jacks of the card a device plays on, when it is a card that has them:
     /// unplugged is the old device becoming unavailable, plugged in a new one available.

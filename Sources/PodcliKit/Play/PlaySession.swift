@@ -115,7 +115,8 @@ public final class PlaySession {
         device.onOpen = { [self] output in
             watchJacks(of: output)
             if let alsa = output as? ALSAOutput, alsa.resamples {
-                display.note("The device '\(alsa.deviceName)' cannot play \(alsa.format.sampleRate) Hz: ALSA resamples it")
+                display.note(
+                    "The device '\(alsa.deviceName)' cannot play \(alsa.format.sampleRate) Hz: ALSA resamples it")
             }
         }
         var playing = Playing(engine: engine, chosenSpeed: listening.speed, remaining: limit, device: device)
@@ -207,7 +208,8 @@ public final class PlaySession {
             introSkipped: span.introSkipped * 1000 / decoder.format.sampleRate)
         let outroSkipped = span.end.map { (decoder.frameCount ?? $0) - $0 } ?? 0
         let reason = try run(
-            player, for: episode, chapters: chapters, tally: &tally, outroSkipped: outroSkipped * 1000 / decoder.format.sampleRate)
+            player, for: episode, chapters: chapters, tally: &tally,
+            outroSkipped: outroSkipped * 1000 / decoder.format.sampleRate)
         playing.sleepsNow = reason == .endOfEpisode && player.engine.sleepDeadline == .endOfEpisode
         playing.fadeLevel = player.fadeLevel
         if player.engine.speed != speed { playing.chosenSpeed = player.engine.speed }
@@ -334,14 +336,17 @@ public final class PlaySession {
                     status, of: episode, podcast: podcast, author: author, duration: duration, artwork: artworkPath,
                     chapter: chapter?.name)
                 display.showCue(
-                    cues.line(at: status.seconds, wanted: transcriptKey.isWanted, episodeID: episode.id, note: display.note))
+                    cues.line(
+                        at: status.seconds, wanted: transcriptKey.isWanted, episodeID: episode.id, note: display.note))
                 display.show(status, of: episode, podcast: podcast, author: author, chapter: chapter?.name)
                 if display.readerGone { commands.post(.quit) }
                 let play = Self.play(at: status, startedAt: &playStart)
                 if let play { lastPlay = play }
-                if status.event != nil || lastSaved.map({
-                    Double(abs(status.position - $0)) >= Self.saveInterval * Double(status.sampleRate)
-                }) ?? true {
+                if status.event != nil
+                    || lastSaved.map({
+                        Double(abs(status.position - $0)) >= Self.saveInterval * Double(status.sampleRate)
+                    }) ?? true
+                {
                     lastSaved = status.position
                     if case .stopped(.endOfEpisode, _) = status.event { tally.finish(outroSkipped: outroSkipped) }
                     if case .stopped(.markedPlayed, _) = status.event { tally.finish(outroSkipped: 0) }

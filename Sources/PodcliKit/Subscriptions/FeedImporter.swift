@@ -44,7 +44,10 @@ public struct FeedImporter {
     /// time from the network, as `sync` fetches from one host by default.)
     static let readAhead = 4
 
-    public init(library: Library, policy: DownloadPolicy, protection: Protection, limits: WriteBatch.Limits = FeedImporter.limits) {
+    public init(
+        library: Library, policy: DownloadPolicy, protection: Protection,
+        limits: WriteBatch.Limits = FeedImporter.limits
+    ) {
         self.library = library
         self.policy = policy
         self.protection = protection
@@ -56,7 +59,9 @@ public struct FeedImporter {
     /// - Throws: only a failure of the library itself, which stops the import at once (the feeds
     ///   told as recorded stay recorded).
     public func run(_ urls: [String], reporter: any ImportReporter) throws {
-        let targets = try urls.map { url throws(StoreError) in try library.feed(url: url).map(Target.refresh) ?? .subscribe(url) }
+        let targets = try urls.map { url throws(StoreError) in
+            try library.feed(url: url).map(Target.refresh) ?? .subscribe(url)
+        }
         // On this thread, before the reading thread starts (see `CurlLibrary`).
         CurlLibrary.initialize()
         let policy = policy
@@ -74,7 +79,9 @@ public struct FeedImporter {
         defer { reader.stop() }
         let updater = FeedUpdater(library: library, fetcher: FeedFetcher(policy: policy), protection: protection)
         let subscriptions = targets.count { if case .subscribe = $0 { true } else { false } }
-        try library.loadingInBulk(adding: subscriptions) { try record(targets, urls, from: reader, with: updater, reporter) }
+        try library.loadingInBulk(adding: subscriptions) {
+            try record(targets, urls, from: reader, with: updater, reporter)
+        }
     }
 
     private func record(

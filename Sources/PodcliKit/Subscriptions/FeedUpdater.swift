@@ -157,7 +157,6 @@ public struct FeedUpdater {
     }
 }
 
-
 extension StoreError {
     /// A failure of the library itself, not of one feed: going on would fail the same way.
     public var isLibraryFailure: Bool {

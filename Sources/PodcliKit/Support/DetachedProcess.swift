@@ -40,7 +40,9 @@ public enum DetachedProcess {
         let argv = ["podcli"] + arguments
         var pid = pid_t()
         let spawned = withCStrings(argv) { argv in
-            guard !environment.isEmpty else { return posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ) }
+            guard !environment.isEmpty else {
+                return posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ)
+            }
             var inherited: [String] = []
             var entry = environ
             while let variable = entry.pointee {

@@ -118,16 +118,16 @@ public final class Synchronizer: Sendable {
         report.withLock { $0.feedsChecked += feeds.count }
         WorkerPool.run(
             feeds, threads: config.sync.jobs, perHost: config.sync.hostConnections,
-            host: { URLComponents(string: $0.url)?.host?.lowercased() ?? "" }
-        ) { [self] in
-            let updater = Result {
-                FeedUpdater(
-                    library: try Library(directory: libraryDirectory, clock: clock),
-                    fetcher: FeedFetcher(policy: feedPolicy),
-                    protection: config.protection)
-            }
-            return { feed in self.refresh(feed, with: updater) }
-        }
+            host: { URLComponents(string: $0.url)?.host?.lowercased() ?? "" },
+            makeWorker: { [self] in
+                let updater = Result {
+                    FeedUpdater(
+                        library: try Library(directory: libraryDirectory, clock: clock),
+                        fetcher: FeedFetcher(policy: feedPolicy),
+                        protection: config.protection)
+                }
+                return { feed in self.refresh(feed, with: updater) }
+            })
     }
 
     private func refresh(_ feed: Feed, with updater: Result<FeedUpdater, Error>) {

@@ -29,9 +29,9 @@ enum Download: Command {
         let fetcher = EpisodeFetcher(library: library, downloader: context.downloader())
         let measuring = Fetch.measuringWorker(library: library, output: context.output)
         defer { measuring.finish() }
+        let name = { (episode: Episode) in "#\(episode.id) \(episode.title)" }
         try Reported.forEach(
-            episodes, noun: "episode", undone: "not downloaded", output: context.output,
-            name: { "#\($0.id) \($0.title)" }
+            episodes, noun: "episode", undone: "not downloaded", output: context.output, name: name
         ) { episode in
             try Fetch.download(episode, with: fetcher, library: library, output: context.output, measuring: measuring)
         }

@@ -20,9 +20,8 @@ enum Refresh: Command {
             library: library, fetcher: context.feedFetcher(), protection: try context.config().protection)
         var newEpisodes = 0
         defer { context.output.print("Checked \(Formatting.count(feeds.count, "feed")): \(newEpisodes) new") }
-        try Reported.forEach(
-            feeds, undone: "not refreshed", output: context.output, name: { "#\($0.id) \($0.title)" }
-        ) { feed in
+        let name = { (feed: Feed) in "#\(feed.id) \(feed.title)" }
+        try Reported.forEach(feeds, undone: "not refreshed", output: context.output, name: name) { feed in
             let outcome = try updater.refresh(feed) { context.output.note("#\(feed.id) \(feed.title): \($0)") }
             guard case .refreshed(_, let summary) = outcome, !summary.newEpisodeIDs.isEmpty else {
                 return

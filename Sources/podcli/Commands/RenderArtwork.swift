@@ -23,11 +23,13 @@ enum RenderArtwork: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let fileMode = try arguments.value(mode, as: "an octal mode such as 600") { mode_t($0, radix: 8) }
         let path = arguments[source]!
-        guard let bytes = path == standardInput
-            ? Descriptor.readAll(from: STDIN_FILENO, upTo: ImageFetcher.maximumBytes)
-            : FileManager.default.contents(atPath: path).map(Array.init)
+        guard
+            let bytes = path == standardInput
+                ? Descriptor.readAll(from: STDIN_FILENO, upTo: ImageFetcher.maximumBytes)
+                : FileManager.default.contents(atPath: path).map(Array.init)
         else {
-            throw CommandFailure(description: "could not read \(path == standardInput ? "stdin" : path)", exitCode: .storage)
+            throw CommandFailure(
+                description: "could not read \(path == standardInput ? "stdin" : path)", exitCode: .storage)
         }
         do {
             _ = try ArtworkFile.write(bytes, to: arguments[destination]!, mode: fileMode ?? 0o600)

@@ -18,7 +18,8 @@ enum Summary {
                 "\(Formatting.count(feeds.count, "feed")), \(Formatting.count(new, "new episode"))"
                     + (new > 0 ? " ('podcli list --new')" : "") + ", \(downloaded) downloaded", always: true)
         } else {
-            output.print("No library yet: 'podcli fetch URL' subscribes to a feed or downloads an episode.", always: true)
+            output.print(
+                "No library yet: 'podcli fetch URL' subscribes to a feed or downloads an episode.", always: true)
         }
         output.print(nowPlaying(socket: directories.controlSocket), always: true)
         output.print("'podcli --help' lists the commands; 'podcli help COMMAND' tells one.", always: true)

@@ -24,7 +24,10 @@ import Testing
         ("limit-rate = 100\n", 1, "limit-rate must be a rate of at least 1K (bytes per second), not '100'"),
         ("protection = secret\n", 1, "protection must be private or open, not 'secret'"),
         ("speed = 4\n", 1, "speed must be a speed from 0.5 to 3.0, not '4'"),
-        ("[feed \"Daily\"]\nskip-silence = lots\n", 2, "skip-silence must be off, mild, medium or aggressive, not 'lots'"),
+        (
+            "[feed \"Daily\"]\nskip-silence = lots\n", 2,
+            "skip-silence must be off, mild, medium or aggressive, not 'lots'"
+        ),
         ("loudness = loud\n", 1, "loudness must be a loudness from -40 to -5 (LUFS), or off, not 'loud'"),
         ("[feed \"Daily\"]\nkeep = 1\ndownload = some\n", 3, "download must be new, all or none, not 'some'"),
         (
@@ -37,7 +40,10 @@ import Testing
             "gpodder-server must be an http or https URL without a user or password in it, or none, not "
                 + "'https://alice@cloud.example'"
         ),
-        ("gpodder-device = my laptop\n", 1, "gpodder-device must be letters, digits, '_', '.' and '-', not 'my laptop'"),
+        (
+            "gpodder-device = my laptop\n", 1,
+            "gpodder-device must be letters, digits, '_', '.' and '-', not 'my laptop'"
+        ),
         ("gpodder-device = a/b\n", 1, "gpodder-device must be letters, digits, '_', '.' and '-', not 'a/b'"),
         ("gpodder-api = owncloud\n", 1, "gpodder-api must be gpodder or nextcloud, not 'owncloud'"),
         ("gpodder-link-devices = yes\n", 1, "gpodder-link-devices must be on or off, not 'yes'"),
@@ -94,8 +100,10 @@ import Testing
             .deletePlayedAfter: "0", .speed: "1.75", .skipSilence: "medium", .loudness: "-16",
             .skipIntro: "30", .skipOutro: "15", .directoryURL: "http://127.0.0.1:8080/itunes",
             .podcastIndexURL: "https://pi.example.com/api/1.0", .podcastIndexKey: "UXKCGDSYGUUEVQJSYDZH",
-            .podcastIndexSecretCommand: "pass show podcastindex | head -1", .gpodderServer: "https://cloud.example/nextcloud",
-            .gpodderUser: "alice", .gpodderPasswordCommand: "pass show gpodder | head -n 1", .gpodderDevice: "küche_2.0-a",
+            .podcastIndexSecretCommand: "pass show podcastindex | head -1",
+            .gpodderServer: "https://cloud.example/nextcloud",
+            .gpodderUser: "alice", .gpodderPasswordCommand: "pass show gpodder | head -n 1",
+            .gpodderDevice: "küche_2.0-a",
             .gpodderAPI: "nextcloud", .gpodderLinkDevices: "off", .gpodderUnsubscribeFiles: "delete",
         ]
         #expect(values.count == Setting.allCases.count)
@@ -109,7 +117,8 @@ import Testing
 
     @Test func commentsAndBlankLinesAreIgnoredAndTheLastLineOfASettingCounts() throws {
         let c = try ConfigFixture()
-        let config = try c.read("jobs = 2\n  # jobs = 9\n\n\tjobs = 3\n[feed  \"My Show\" ]\nkeep = 1\n# keep = 4\nkeep = 2\n")
+        let config = try c.read(
+            "jobs = 2\n  # jobs = 9\n\n\tjobs = 3\n[feed  \"My Show\" ]\nkeep = 1\n# keep = 4\nkeep = 2\n")
         #expect(config.sync.jobs == 3)
         let section = try #require(config.feedSections.first)
         #expect(config.feedSections.count == 1 && section.name == "My Show" && section.location == "\(c.path):5")
@@ -161,7 +170,8 @@ import Testing
 
     @Test func unsetRemovesTheSettingGloballyOrFromEverySectionNamingTheFeed() throws {
         let c = try ConfigFixture(feeds: ["Daily News", "Other Show"])
-        let text = "keep = 5\n[feed \"Daily\"]\nkeep = 1\n[feed \"Other\"]\nkeep = 2\n[feed \"1\"]\nkeep = 3\nmax-age = 4\n"
+        let text =
+            "keep = 5\n[feed \"Daily\"]\nkeep = 1\n[feed \"Other\"]\nkeep = 2\n[feed \"1\"]\nkeep = 3\nmax-age = 4\n"
         try c.home.write(text, to: "config")
         var file = ConfigFile(path: c.path)
         let removed = [

@@ -66,7 +66,8 @@ import Testing
     @Test func episodesPlayWithTheirFeedsListeningSettingsAndTheCommandLineOverThem() throws {
         let c = try ConfigFixture(feeds: Self.titles)
         let config = try c.read(
-            "speed = 1.25\nloudness = -16\n[feed \"Daily\"]\nspeed = 2\nskip-silence = mild\n[feed \"Other\"]\nloudness = off\n")
+            "speed = 1.25\nloudness = -16\n[feed \"Daily\"]\nspeed = 2\nskip-silence = mild\n[feed \"Other\"]\nloudness = off\n"
+        )
         var listening = Listening(config: config, feeds: try c.feeds)
         #expect(listening.settings(forFeed: 1).speed == 2 && listening.settings(forFeed: 1).skipSilence == .mild)
         #expect(listening.settings(forFeed: 1).loudness == .lufs(-16))

@@ -22,9 +22,18 @@ import Testing
         #expect(try ConfigValue.optionalSize("none", off: "none") == nil)
         #expect(try ConfigValue.optionalSize("2K", off: "none") == 2048)
         for (problem, expected) in [
-            ({ () throws(ConfigValue.Problem) in _ = try ConfigValue.count("33", in: 1...32) }, "a whole number from 1 to 32"),
-            ({ () throws(ConfigValue.Problem) in _ = try ConfigValue.count("x", in: 1...9, or: "all") }, "a whole number from 1 to 9 or all"),
-            ({ () throws(ConfigValue.Problem) in _ = try ConfigValue.optionalSize("big", off: "none") }, "a size such as 500M or 2G, or none"),
+            (
+                { () throws(ConfigValue.Problem) in _ = try ConfigValue.count("33", in: 1...32) },
+                "a whole number from 1 to 32"
+            ),
+            (
+                { () throws(ConfigValue.Problem) in _ = try ConfigValue.count("x", in: 1...9, or: "all") },
+                "a whole number from 1 to 9 or all"
+            ),
+            (
+                { () throws(ConfigValue.Problem) in _ = try ConfigValue.optionalSize("big", off: "none") },
+                "a size such as 500M or 2G, or none"
+            ),
             ({ () throws(ConfigValue.Problem) in _ = try ConfigValue.duration("0m") }, "a duration such as 90m or 3h"),
         ] {
             do throws(ConfigValue.Problem) {

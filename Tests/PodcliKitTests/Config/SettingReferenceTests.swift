@@ -15,7 +15,8 @@ import Testing
         let config = try c.read("keep = 7\n[feed \"Other Show\"]\nkeep = 3\n")
         let byNumber = try SettingReference(key: "keep", feed: "2", among: { try c.feeds })
         #expect(byNumber.value(in: config) == "3")
-        #expect(byNumber.value(in: config) == config.policy(for: try c.feed(2), among: try c.feeds).keep.map(String.init))
+        #expect(
+            byNumber.value(in: config) == config.policy(for: try c.feed(2), among: try c.feeds).keep.map(String.init))
         // The file's value for every other feed, and for the library.
         #expect(try SettingReference(key: "keep", feed: "weekly", among: { try c.feeds }).value(in: config) == "7")
         #expect(try SettingReference(key: "keep", feed: nil, among: { try c.feeds }).value(in: config) == "7")
@@ -74,7 +75,8 @@ import Testing
 
     /// Without `--feed` the library is never opened (`config` works before the first subscribe).
     @Test func noFeedReadsNoSubscriptions() throws {
-        let reference = try SettingReference(key: "keep", feed: nil, among: { throw TestSupportError("read the feeds") })
+        let reference = try SettingReference(
+            key: "keep", feed: nil, among: { throw TestSupportError("read the feeds") })
         #expect(reference.feed == nil)
     }
 }

@@ -137,7 +137,8 @@ extension EpisodeFetcherTests {
         #expect(failed.state == .failed && failed.lastError == "server answered 404 Not Found for \(url)")
         // Three in a row: left alone for an hour.
         let standing = try Self.standing(of: episode, in: t)
-        #expect(standing.failures == 3 && standing.retryAt.map { $0 > Int(Date().timeIntervalSince1970) + 3000 } == true)
+        #expect(
+            standing.failures == 3 && standing.retryAt.map { $0 > Int(Date().timeIntervalSince1970) + 3000 } == true)
         #expect(try t.library.attempts(of: failed).map(\.httpStatus) == [404, 404, 404])
     }
 

@@ -17,7 +17,8 @@ import Threads
     }
 
     static func fetcher(_ library: Library, attempts: Int = 5, stop: StopEvent? = nil) -> EpisodeFetcher {
-        EpisodeFetcher(library: library, downloader: Downloader(policy: TestLibrary.policy(attempts: attempts), stop: stop))
+        EpisodeFetcher(
+            library: library, downloader: Downloader(policy: TestLibrary.policy(attempts: attempts), stop: stop))
     }
 
     @Test(arguments: [Protection.private, .open])
@@ -48,7 +49,8 @@ import Threads
         #expect(file.protection == protection && file.contentType == "audio/mpeg")
         let fileMode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         let directoryMode =
-            try FileManager.default.attributesOfItem(atPath: t.library.directory(of: episode))[.posixPermissions] as? Int
+            try FileManager.default.attributesOfItem(atPath: t.library.directory(of: episode))[.posixPermissions]
+            as? Int
         #expect(fileMode == Int(protection.fileMode) && Int(file.mode) & 0o777 == Int(protection.fileMode))
         #expect(directoryMode == Int(protection.directoryMode))
         #expect(t.files(of: episode) == ["first-episode.mp3"])
@@ -64,7 +66,8 @@ import Threads
         // Asked again with what it knew before (another podcli finished it meanwhile): no download.
         #expect(try Self.fetcher(t.library).fetch(episode) == file)
         #expect(try t.gets("first-episode.mp3").count == 1)
-        #expect(try t.library.episodeToFetch(sourceURL: url, title: "again", protection: .open).episode.id == episode.id)
+        #expect(
+            try t.library.episodeToFetch(sourceURL: url, title: "again", protection: .open).episode.id == episode.id)
     }
 
     @Test func aTransferCutShortIsRetriedFromWhereItStopped() throws {

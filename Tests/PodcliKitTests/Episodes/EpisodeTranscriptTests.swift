@@ -1,5 +1,5 @@
-import Foundation
 import EpisodeStore
+import Foundation
 import Testing
 import Transcripts
 
@@ -18,9 +18,12 @@ struct EpisodeTranscriptTests {
             ], format: .json)
         #expect(
             EpisodeTranscript.segments(of: transcript) == [
-                TranscriptSegment(startMilliseconds: 0, endMilliseconds: 10_000, speaker: "Host", text: "Welcome. Today, zeppelins."),
-                TranscriptSegment(startMilliseconds: 10_000, endMilliseconds: 12_000, speaker: "Guest", text: "Thanks."),
-                TranscriptSegment(startMilliseconds: 45_000, endMilliseconds: 50_000, speaker: "Guest", text: "Later on."),
+                TranscriptSegment(
+                    startMilliseconds: 0, endMilliseconds: 10_000, speaker: "Host", text: "Welcome. Today, zeppelins."),
+                TranscriptSegment(
+                    startMilliseconds: 10_000, endMilliseconds: 12_000, speaker: "Guest", text: "Thanks."),
+                TranscriptSegment(
+                    startMilliseconds: 45_000, endMilliseconds: 50_000, speaker: "Guest", text: "Later on."),
             ])
     }
 
@@ -35,10 +38,13 @@ struct EpisodeTranscriptTests {
                 TranscriptSegment(startMilliseconds: 61_500, text: "Timed. Untimed after it.")
             ])
         let sentence = String(repeating: "word ", count: 60).trimmingCharacters(in: .whitespaces)
-        let untimed = Transcript(cues: Array(repeating: TranscriptCue(start: nil, text: sentence), count: 10), format: .text)
+        let untimed = Transcript(
+            cues: Array(repeating: TranscriptCue(start: nil, text: sentence), count: 10), format: .text)
         let segments = EpisodeTranscript.segments(of: untimed)
         #expect(segments.count > 1)
-        #expect(segments.allSatisfy { $0.startMilliseconds == 0 && $0.text.utf8.count <= EpisodeTranscript.segmentBytes })
-        #expect(segments.map(\.text).joined(separator: " ") == Array(repeating: sentence, count: 10).joined(separator: " "))
+        #expect(
+            segments.allSatisfy { $0.startMilliseconds == 0 && $0.text.utf8.count <= EpisodeTranscript.segmentBytes })
+        #expect(
+            segments.map(\.text).joined(separator: " ") == Array(repeating: sentence, count: 10).joined(separator: " "))
     }
 }

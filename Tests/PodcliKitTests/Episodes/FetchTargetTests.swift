@@ -11,12 +11,14 @@ import Testing
     @Test func aFeedIsSubscribedThenRefreshedByItsURLNumberOrName() throws {
         let s = try FeedUpdaterTests.Shelf()
         let url = try s.t.serve("feed.xml", RSS(title: "Morning Walks", items: RSS.unfetched(2)).text)
-        guard case .feed(.subscribed(let feed, _)) = try FetchTarget.resolve(url, in: s.t.library).resolve(
-            with: s.updater, title: nil)
+        guard
+            case .feed(.subscribed(let feed, _)) = try FetchTarget.resolve(url, in: s.t.library).resolve(
+                with: s.updater, title: nil)
         else { throw TestSupportError("the feed was not subscribed to") }
         for name in [url, "\(feed.id)", "morning"] {
-            guard case .feed(let outcome) = try FetchTarget.resolve(name, in: s.t.library).resolve(
-                with: s.updater, title: nil)
+            guard
+                case .feed(let outcome) = try FetchTarget.resolve(name, in: s.t.library).resolve(
+                    with: s.updater, title: nil)
             else { throw TestSupportError("\(name) did not name the feed") }
             switch outcome {
             case .refreshed(let again, _), .unchanged(let again): #expect(again.id == feed.id, "\(name)")
@@ -31,13 +33,15 @@ import Testing
     @Test func anAudioURLMakesOneEpisodeWhichItsNumberAlsoNames() throws {
         let s = try FeedUpdaterTests.Shelf()
         let url = s.t.url("talk-12.mp3")
-        guard case .episode(let made, madeHere: true) = try FetchTarget.resolve(url, in: s.t.library).resolve(
-            with: s.updater, title: nil)
+        guard
+            case .episode(let made, madeHere: true) = try FetchTarget.resolve(url, in: s.t.library).resolve(
+                with: s.updater, title: nil)
         else { throw TestSupportError("no episode was made") }
         #expect(made.title == "talk-12")
         for name in [url, "\(made.id)"] {
-            guard case .episode(let found, madeHere: false) = try FetchTarget.resolve(name, in: s.t.library).resolve(
-                with: s.updater, title: "ignored")
+            guard
+                case .episode(let found, madeHere: false) = try FetchTarget.resolve(name, in: s.t.library).resolve(
+                    with: s.updater, title: "ignored")
             else { throw TestSupportError("\(name) did not find the episode") }
             #expect(found.id == made.id)
         }

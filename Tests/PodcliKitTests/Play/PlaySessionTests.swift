@@ -182,7 +182,9 @@ import Threads
             let saved = try b.state(of: episode)
             #expect(!saved.played, "#\(episode.id)")
             // Where it was heard when the command came: from its start, at most a little on.
-            #expect(saved.positionMilliseconds >= start && saved.positionMilliseconds < start + 1_000, "#\(episode.id): \(saved)")
+            #expect(
+                saved.positionMilliseconds >= start && saved.positionMilliseconds < start + 1_000,
+                "#\(episode.id): \(saved)")
         }
         #expect(b.display.notes.isEmpty, "neither was played to the end")
     }

@@ -31,7 +31,8 @@ import Testing
             Issue.record("\(request) accepted")
             return
         }
-        #expect(error.message.hasPrefix(request.hasPrefix("speed") ? "speed takes" : "sleep takes") || request == "sleep")
+        #expect(
+            error.message.hasPrefix(request.hasPrefix("speed") ? "speed takes" : "sleep takes") || request == "sleep")
     }
 
     /// `attach` sends what a key asks for as a request the player reads back as the same command.

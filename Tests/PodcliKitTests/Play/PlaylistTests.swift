@@ -50,7 +50,9 @@ import Testing
         let made = try #require(playlist.madeHere)
         #expect(made.title == "talk" && made.protection == .open)
         #expect(playlist.episodes.map(\.id) == [made.id] + episodes.dropFirst().map(\.id))
-        #expect(throws: DownloadError.self) { try Playlist("ftp://example.com/a.mp3", library: t.library, protection: .open) }
+        #expect(throws: DownloadError.self) {
+            try Playlist("ftp://example.com/a.mp3", library: t.library, protection: .open)
+        }
         #expect(throws: StoreError.self) { try Playlist("999", library: t.library, protection: .open) }
     }
 }

@@ -65,7 +65,11 @@ import Testing
         let updater = FeedUpdater(
             library: library, fetcher: FeedFetcher(policy: TestLibrary.policy(attempts: 1)), protection: .private)
         for url in urls + [urls[2]] {
-            if let feed = try library.feed(url: url) { _ = try updater.refresh(feed) } else { _ = try updater.subscribe(url: url) }
+            if let feed = try library.feed(url: url) {
+                _ = try updater.refresh(feed)
+            } else {
+                _ = try updater.subscribe(url: url)
+            }
         }
         let imported = try rows(t.library)
         #expect(imported.count == 12 * 12 + 12 + 12 * 12)

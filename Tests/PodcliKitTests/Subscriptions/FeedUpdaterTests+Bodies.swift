@@ -54,7 +54,8 @@ extension FeedUpdaterTests {
         // The fault server's captive portal (text/html), or a page served as a feed would be.
         let url =
             path == "PAGE"
-            ? try s.t.serve("page.xml", "<!DOCTYPE html>\n<html><head><title>Login</title></head><body>Sign in</body></html>\n")
+            ? try s.t.serve(
+                "page.xml", "<!DOCTYPE html>\n<html><head><title>Login</title></head><body>Sign in</body></html>\n")
             : s.t.server.url(path.replacingOccurrences(of: "NAME", with: UUID().uuidString))
         #expect {
             try s.updater.subscribe(url: url)
@@ -113,7 +114,9 @@ extension FeedUpdaterTests {
 
         // Once the feed is whole again, the error is cleared and nothing was lost.
         try s.t.serve("feed.xml", document)
-        guard case .refreshed(let healed, let summary) = try s.refresh() else { throw TestSupportError("not refreshed") }
+        guard case .refreshed(let healed, let summary) = try s.refresh() else {
+            throw TestSupportError("not refreshed")
+        }
         #expect(healed.failures == 0 && healed.lastError == nil && summary.added == 0 && summary.matched == 3)
         #expect(try s.t.library.episodes().map(\.uuid) == before.map(\.uuid))
     }

@@ -90,7 +90,8 @@ import Testing
         guard case .refreshed(let feed, let summary) = try s.refresh() else { throw TestSupportError("not refreshed") }
         let changed = try #require(try s.t.gets("feed.xml").last)
         #expect(changed.status == 200 && changed.ifNoneMatch == conditional.ifNoneMatch)
-        #expect(try summary.added == 1 && summary.matched == 3 && summary.newEpisodeIDs == [s.t.episode("Episode 4").id])
+        #expect(
+            try summary.added == 1 && summary.matched == 3 && summary.newEpisodeIDs == [s.t.episode("Episode 4").id])
         #expect(feed.etag != unchanged.etag && feed.changedAt != nil)
         #expect(try Set(s.uuids()).isSuperset(of: before) && s.uuids().count == 4)
         #expect(try s.t.library.episodes().filter(\.isNew).map(\.title).sorted() == ["Episode 3", "Episode 4"])
@@ -153,8 +154,11 @@ import Testing
         let new = s.t.url("new.xml")
         let old = try s.t.serve(
             "old.xml",
-            RSS(title: "Mover", items: RSS.unfetched(2), channelExtra: "<itunes:new-feed-url>\(new)</itunes:new-feed-url>")
-                .text)
+            RSS(
+                title: "Mover", items: RSS.unfetched(2),
+                channelExtra: "<itunes:new-feed-url>\(new)</itunes:new-feed-url>"
+            )
+            .text)
         try s.t.serve("new.xml", RSS(title: "Mover", items: RSS.unfetched(2)).text)
         #expect(try s.subscribe(old).0.url == new)
         _ = try s.refresh()
@@ -166,13 +170,19 @@ import Testing
         let destination = try later.t.serve("moved.xml", RSS(title: "Later", items: RSS.unfetched(2)).text)
         let stayer = try later.t.serve(
             "stayer.xml",
-            RSS(title: "Stayer", items: RSS.unfetched(1, show: "s"), channelExtra: "<itunes:new-feed-url>file:///etc/passwd</itunes:new-feed-url>").text)
+            RSS(
+                title: "Stayer", items: RSS.unfetched(1, show: "s"),
+                channelExtra: "<itunes:new-feed-url>file:///etc/passwd</itunes:new-feed-url>"
+            ).text)
         _ = try later.subscribe(start)
         #expect(try later.subscribe(stayer).0.url == stayer)
         try later.t.serve(
             "feed.xml",
-            RSS(title: "Later", items: RSS.unfetched(2), channelExtra: "<itunes:new-feed-url>\(destination)</itunes:new-feed-url>")
-                .text)
+            RSS(
+                title: "Later", items: RSS.unfetched(2),
+                channelExtra: "<itunes:new-feed-url>\(destination)</itunes:new-feed-url>"
+            )
+            .text)
         guard case .refreshed(let moved, _) = try later.refresh(1) else { throw TestSupportError("not refreshed") }
         #expect(moved.url == destination)
         // The new URL names the existing subscription.

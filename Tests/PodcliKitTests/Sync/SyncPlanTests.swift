@@ -180,7 +180,8 @@ import Testing
         #expect(plan.belowFloor.map(\.id) == [1, 2])
         #expect(
             plan.belowFloor.first?.reason
-                == "only 60.0 MiB of the disk is free, and min-free keeps 100.0 MiB free; free some space or lower min-free")
+                == "only 60.0 MiB of the disk is free, and min-free keeps 100.0 MiB free; free some space or lower min-free"
+        )
         // What the played episodes give back counts: deleting 50 MiB first leaves room.
         let freeing = Self.plan(
             [Self.episode(1, age: 1, size: 30, new: true), Self.episode(3, age: 3, file: 50 << 20, played: 9)],

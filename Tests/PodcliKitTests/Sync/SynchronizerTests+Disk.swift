@@ -100,7 +100,8 @@ extension SynchronizerTests {
         let s = try SyncShelf()
         try s.subscribe(try s.serve("alpha", episodes: 1...1, size: 300_000, announcedLength: 0))
         let bySize = try s.sync("stream-max-size = 100K\n")
-        #expect(bySize.told.failures.first?.contains("is larger than the 102400 bytes allowed") == true, "\(bySize.told)")
+        #expect(
+            bySize.told.failures.first?.contains("is larger than the 102400 bytes allowed") == true, "\(bySize.told)")
 
         #expect(try s.t.files(of: s.t.episode("alpha 1")).isEmpty)
 

@@ -26,8 +26,11 @@ extension SynchronizerTests {
             ])
         // Each failure keeps what caused it, for the executable's exit code.
         #expect(sync.report.failures.count == 2)
-        #expect(sync.report.failures.allSatisfy { if case DownloadError.http(404, _, _) = $0.cause { true } else { false } })
-        #expect(sync.report.summary == "3 feeds (1 failed), 0 new, 2 downloaded (58.6 KiB), 0 deleted, 1 download failed")
+        #expect(
+            sync.report.failures.allSatisfy { if case DownloadError.http(404, _, _) = $0.cause { true } else { false } }
+        )
+        #expect(
+            sync.report.summary == "3 feeds (1 failed), 0 new, 2 downloaded (58.6 KiB), 0 deleted, 1 download failed")
         // beta's known episode is fetched although its feed failed.
         #expect(Set(try s.t.downloaded()) == ["alpha 1", "beta 1"])
 

@@ -26,7 +26,9 @@ import Testing
         #expect(first.told.downloadsBegun == [1] && first.told.ended == [newest] && first.told.finished == 1)
         #expect(first.told.progress[newest, default: 0] > 0)
         #expect(try s.t.downloaded() == ["alpha 3"])
-        #expect(try s.t.recordedBytes(of: s.t.episode("alpha 3")) == Data(contentsOf: s.t.served.appendingPathComponent("alpha-ep3.mp3")))
+        #expect(
+            try s.t.recordedBytes(of: s.t.episode("alpha 3"))
+                == Data(contentsOf: s.t.served.appendingPathComponent("alpha-ep3.mp3")))
 
         try s.serve("alpha", episodes: 1...5)
         let second = try s.sync()
