@@ -45,7 +45,8 @@ final class NowPlayingDisplay: PlayDisplay {
                 volume: status.volume, state: status.state.description, rate: status.speed,
                 sleep: status.sleep.map(NowPlaying.Sleep.init), author: author)
             let columns = Terminal.columns(of: STDOUT_FILENO) ?? 80
-            written(output.stdout("\r" + NowPlayingLine.render(info, columns: columns - 1) + "\u{1B}[K" + cueLine.drawn(cue, columns: columns)))
+            let line = NowPlayingLine.render(info, columns: columns - 1)
+            written(output.stdout("\r" + line + "\u{1B}[K" + cueLine.drawn(cue, columns: columns)))
             lineShown = true
             // Said in words too: the listener may wake to a terminal that stopped by itself.
             if case .stopped(.sleepTimer, _)? = status.event,

@@ -29,7 +29,9 @@ import Testing
             try library.setState(.downloaded, of: try #require(try library.episode(id: id)))
             try library.recordTranscriptSource(url: "https://example.com/1.txt", type: "text/plain", of: id)
         }
-        #expect(try library.transcriptSource(of: episodes[0]) == TranscriptSource(url: "https://example.com/1.txt", type: "text/plain"))
+        #expect(
+            try library.transcriptSource(of: episodes[0])
+                == TranscriptSource(url: "https://example.com/1.txt", type: "text/plain"))
         #expect(try library.transcriptSource(of: episodes[2]) == nil)
 
         // The same offers again: no mark. Then #1 and #3 get another one: only #1 (downloaded, recorded) is marked.
@@ -37,7 +39,10 @@ import Testing
             _ = try library.refresh(
                 feed, url: feed.url, metadata: FeedMetadata(title: "Show"),
                 episodes: (1...3).map {
-                    item($0, transcripts: changed.contains($0) ? #"[{"url":"https://example.com/1.vtt","type":"text/vtt"}]"# : offer)
+                    item(
+                        $0,
+                        transcripts: changed.contains($0)
+                            ? #"[{"url":"https://example.com/1.vtt","type":"text/vtt"}]"# : offer)
                 }, etag: nil, lastModified: nil, protection: .private)
         }
         try refresh([])
@@ -50,6 +55,8 @@ import Testing
         try library.recordTranscriptSource(url: "https://example.com/1.vtt", type: "text/vtt", of: episodes[0])
         #expect(try library.episodesWithChangedTranscriptOffers().isEmpty)
         try library.database.run("DELETE FROM episodes WHERE id = ?", [SQLValue(episodes[1])])
-        #expect(try library.database.rows("SELECT 1 FROM transcript_sources WHERE episode_id = ?", [SQLValue(episodes[1])]).isEmpty)
+        #expect(
+            try library.database.rows("SELECT 1 FROM transcript_sources WHERE episode_id = ?", [SQLValue(episodes[1])])
+                .isEmpty)
     }
 }

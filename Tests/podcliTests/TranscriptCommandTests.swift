@@ -107,7 +107,8 @@ import Transcripts
             let files = t.server.url(path)
             let tags = offers.map { offer, type in
                 let url = offer.contains("://") ? offer : files + offer
-                return "<podcast:transcript url=\"\(url.replacingOccurrences(of: "&", with: "&amp;"))\" type=\"\(type)\"/>"
+                let escaped = url.replacingOccurrences(of: "&", with: "&amp;")
+                return "<podcast:transcript url=\"\(escaped)\" type=\"\(type)\"/>"
             }
             let feed = """
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -136,11 +137,14 @@ import Transcripts
         func found(_ text: String) throws -> [String] {
             let result = try t.run(["list", "-s", text, "--json"])
             guard result.status == 0 else { throw TestSupportError("list -s failed: \(result)") }
-            return (try JSONSerialization.jsonObject(with: result.stdoutData) as! [[String: Any]]).map { $0["title"] as! String }
+            return (try JSONSerialization.jsonObject(with: result.stdoutData) as! [[String: Any]]).map {
+                $0["title"] as! String
+            }
         }
     }
 
-    static let vtt = "WEBVTT\n\n00:00.000 --> 00:05.000\n<v Ann>The zeppelin lands.\n\n01:05.000 --> 01:09.000\n<v Bob>Late words.\n"
+    static let vtt =
+        "WEBVTT\n\n00:00.000 --> 00:05.000\n<v Ann>The zeppelin lands.\n\n01:05.000 --> 01:09.000\n<v Bob>Late words.\n"
 
     /// A downloaded episode whose transcript could not be fetched with its download (the server
     /// had none yet): `transcript` fetches it, keeps it with the episode's mode, indexes it, and
@@ -183,13 +187,22 @@ import Transcripts
     @Test(arguments: [
         ("t.vtt?status=503&times=100", "text/vtt", "WEBVTT\n", 69, "503"),
         ("closed", "text/vtt", "WEBVTT\n", 69, "127.0.0.1"),
-        ("t.vtt", "text/vtt", "not a transcript\n", 65, "#1 One: the WebVTT transcript cannot be read: it does not start"),
-        ("t.vtt", "application/x-shorthand", "WEBVTT\n", 66, "#1 One has no transcript podcli reads (offered: application/x-shorthand)."),
+        (
+            "t.vtt", "text/vtt", "not a transcript\n", 65,
+            "#1 One: the WebVTT transcript cannot be read: it does not start"
+        ),
+        (
+            "t.vtt", "application/x-shorthand", "WEBVTT\n", 66,
+            "#1 One has no transcript podcli reads (offered: application/x-shorthand)."
+        ),
     ])
-    func aFailedFetchIsOneLineAndItsExitCode(offer: String, type: String, body: String, status: Int32, says: String) throws {
+    func aFailedFetchIsOneLineAndItsExitCode(
+        offer: String, type: String, body: String, status: Int32, says: String
+    ) throws {
         let closed = try ClosedLoopbackPort()
         let w = try Offered(
-            offers: [(offer == "closed" ? "http://127.0.0.1:\(closed.port)/t.vtt" : offer, type: type)], download: false)
+            offers: [(offer == "closed" ? "http://127.0.0.1:\(closed.port)/t.vtt" : offer, type: type)], download: false
+        )
         try w.serve(body)
         let result = try w.t.run(["transcript", "1"])
         #expect(result.status == status, "\(result)")

@@ -102,7 +102,9 @@ enum Attach: Command {
 
     /// The episode's kept transcript, read when `t` first wants it.
     private static func cachedTranscript(of episodeID: Int, in context: Context) -> Transcript? {
-        guard let library = try? context.library(), let episode = try? library.episode(id: episodeID) else { return nil }
+        guard let library = try? context.library(), let episode = try? library.episode(id: episodeID) else {
+            return nil
+        }
         return EpisodeTranscript.cached(for: episode, in: library)
     }
 

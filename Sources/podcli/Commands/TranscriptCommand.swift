@@ -39,8 +39,10 @@ enum TranscriptCommand: Command {
         do {
             transcript = try EpisodeTranscript.cachedOrFetched(for: episode, in: library, fetcher: context.downloader())
         } catch let missing as TranscriptUnavailable {
-            let offered = missing.offeredTypes.isEmpty ? "" : " podcli reads (offered: \(missing.offeredTypes.joined(separator: ", ")))"
-            throw CommandFailure(description: "#\(episode.id) \(episode.title) has no transcript\(offered).", exitCode: .notFound)
+            let types = missing.offeredTypes.joined(separator: ", ")
+            let offered = missing.offeredTypes.isEmpty ? "" : " podcli reads (offered: \(types))"
+            throw CommandFailure(
+                description: "#\(episode.id) \(episode.title) has no transcript\(offered).", exitCode: .notFound)
         } catch let problem as TranscriptProblem {
             throw CommandFailure(description: "#\(episode.id) \(episode.title): \(problem)", exitCode: .badContent)
         }

@@ -5,7 +5,8 @@ import Strings
 
 /// `podcli verify [ID] [--repair] [--json]`: compares downloaded files with their records.
 enum Verify: Command {
-    static let id = Positional("id", help: "Only this episode (default: every downloaded episode).", isOptional: true,
+    static let id = Positional(
+        "id", help: "Only this episode (default: every downloaded episode).", isOptional: true,
         domain: .dynamic(.episode))
     static let repair = Flag(
         "repair", help: "Restore modes and owner, and download again what is missing or corrupt.")
