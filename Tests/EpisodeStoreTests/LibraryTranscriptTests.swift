@@ -56,7 +56,9 @@ import Testing
 
     private let interview = [
         TranscriptSegment(startMilliseconds: 0, endMilliseconds: 30_000, speaker: "Host", text: "Welcome to the show."),
-        TranscriptSegment(startMilliseconds: 754_200, endMilliseconds: 780_000, speaker: "Guest", text: "The zeppelin flew over Kraków."),
+        TranscriptSegment(
+            startMilliseconds: 754_200, endMilliseconds: 780_000, speaker: "Guest",
+            text: "The zeppelin flew over Kraków."),
         TranscriptSegment(startMilliseconds: 1_200_000, speaker: "Host", text: "Zeppelins again, and the harbour."),
     ]
 
@@ -75,15 +77,17 @@ import Testing
     @Test func aSearchSaysWhetherItFoundTheTextsOrATimeInTheTranscript() throws {
         let library = try makeLibrary()
         let ids = try subscribe(
-            library, titles: ["Airships", "Harbour news", "Nothing here"], descriptions: ["All about the zeppelin.", nil, nil])
+            library, titles: ["Airships", "Harbour news", "Nothing here"],
+            descriptions: ["All about the zeppelin.", nil, nil])
         try library.setTranscript(interview, of: ids[1])
         try library.setTranscript(interview, of: ids[0])
         let found = try hits(library, "zeppelin")
         // The first segment with the word; a word beginning another ("Zeppelins") is found too.
-        #expect(found == [
-            "Airships": SearchHit(inTexts: true, transcriptMilliseconds: 754_200),
-            "Harbour news": SearchHit(inTexts: false, transcriptMilliseconds: 754_200),
-        ])
+        #expect(
+            found == [
+                "Airships": SearchHit(inTexts: true, transcriptMilliseconds: 754_200),
+                "Harbour news": SearchHit(inTexts: false, transcriptMilliseconds: 754_200),
+            ])
         // Every word in one segment (not some in the title and the rest in the transcript).
         let later = SearchHit(inTexts: false, transcriptMilliseconds: 1_200_000)
         #expect(try hits(library, "zeppelins harbour") == ["Airships": later, "Harbour news": later])
@@ -101,12 +105,14 @@ import Testing
         let library = try makeLibrary()
         let ids = try subscribe(library, titles: ["One", "Two"])
         try library.setTranscript(interview, of: ids[0])
-        try library.setTranscript([TranscriptSegment(startMilliseconds: 61_000, text: "Krako\u{301}w, São Paulo, Москва")], of: ids[1])
+        try library.setTranscript(
+            [TranscriptSegment(startMilliseconds: 61_000, text: "Krako\u{301}w, São Paulo, Москва")], of: ids[1])
         for text in ["krakow", "KRAKÓW", "krak"] {
-            #expect(try hits(library, text) == [
-                "One": SearchHit(inTexts: false, transcriptMilliseconds: 754_200),
-                "Two": SearchHit(inTexts: false, transcriptMilliseconds: 61_000),
-            ], "\(text)")
+            #expect(
+                try hits(library, text) == [
+                    "One": SearchHit(inTexts: false, transcriptMilliseconds: 754_200),
+                    "Two": SearchHit(inTexts: false, transcriptMilliseconds: 61_000),
+                ], "\(text)")
         }
         #expect(try hits(library, "sao МОСКВА").keys.sorted() == ["Two"])
     }
@@ -126,7 +132,8 @@ import Testing
         let library = try makeLibrary()
         let ids = try subscribe(library, titles: ["One", "Two", "Three"])
         for id in ids { try library.setTranscript(interview, of: id) }
-        try library.setTranscript([TranscriptSegment(startMilliseconds: 0, text: "Something else entirely.")], of: ids[0])
+        try library.setTranscript(
+            [TranscriptSegment(startMilliseconds: 0, text: "Something else entirely.")], of: ids[0])
         try library.removeTranscript(of: ids[1])
         try library.setTranscript([TranscriptSegment(startMilliseconds: 0, text: "Zeppelin, once.")], of: ids[1])
         try library.setTranscript([], of: ids[1])
@@ -137,7 +144,8 @@ import Testing
         #expect(try hits(library, "entirely") == ["One": SearchHit(inTexts: false, transcriptMilliseconds: 0)])
         let left = try library.database.rows("SELECT count(*) FROM transcript_segments").first?.int(0)
         #expect(left == 1)
-        #expect(try library.database.rows("SELECT episode_id FROM transcript_texts").map { $0.int(0) } == [Int64(ids[0])])
+        #expect(
+            try library.database.rows("SELECT episode_id FROM transcript_texts").map { $0.int(0) } == [Int64(ids[0])])
         // The deleted episode's id, given to the next new one: nothing it said is found there.
         let next = try subscribe(library, titles: ["Four"], feed: "https://example.com/other")
         #expect(next == [ids[2]])
@@ -151,7 +159,8 @@ import Testing
         let library = try makeLibrary()
         let ids = try subscribe(library, titles: ["One", "Two", "Three"])
         for id in ids { try library.setTranscript(interview, of: id) }
-        try library.setTranscript([TranscriptSegment(startMilliseconds: 9_000, text: "Kept with its file.")], of: ids[1])
+        try library.setTranscript(
+            [TranscriptSegment(startMilliseconds: 9_000, text: "Kept with its file.")], of: ids[1])
         let kept = try #require(try library.episode(id: ids[1]))
         try FileManager.default.createDirectory(atPath: library.directory(of: kept), withIntermediateDirectories: true)
         try library.unsubscribe(try library.feed(matching: "Show"), deleteFiles: false)
@@ -218,31 +227,43 @@ import Testing
                 SELECT id, title, NULL, search_text(NULL) FROM episodes
                 """)
             // As schema 16's store wrote a transcript: its segments, then their index in one statement.
-            for (id, segments) in [(1, interview), (2, [TranscriptSegment(startMilliseconds: 5_000, text: "A \"quoted\"\n\\ zeppelin")])] {
+            for (id, segments) in [
+                (1, interview), (2, [TranscriptSegment(startMilliseconds: 5_000, text: "A \"quoted\"\n\\ zeppelin")]),
+            ] {
                 for (place, segment) in segments.enumerated() {
                     try database.run(
                         "INSERT INTO transcript_segments (rowid, start_ms, end_ms, speaker, text) VALUES (?, ?, ?, ?, ?)",
                         [
-                            .integer(Int64(id * Library.segmentsPerEpisode + place)), .integer(Int64(segment.startMilliseconds)),
-                            segment.endMilliseconds.map { .integer(Int64($0)) } ?? .null, segment.speaker.map(SQLValue.text) ?? .null,
+                            .integer(Int64(id * Library.segmentsPerEpisode + place)),
+                            .integer(Int64(segment.startMilliseconds)),
+                            segment.endMilliseconds.map { .integer(Int64($0)) } ?? .null,
+                            segment.speaker.map(SQLValue.text) ?? .null,
                             .text(segment.text),
                         ])
                 }
             }
-            try database.execute("INSERT INTO transcript_search (rowid, text) SELECT rowid, text FROM transcript_segments")
+            try database.execute(
+                "INSERT INTO transcript_search (rowid, text) SELECT rowid, text FROM transcript_segments")
         }
         let library = try makeLibrary()
         #expect(try migrator.version(of: library.database) == migrator.latestVersion)
         #expect(try library.transcript(of: 1) == interview)
-        #expect(try library.transcript(of: 2) == [TranscriptSegment(startMilliseconds: 5_000, text: "A \"quoted\"\n\\ zeppelin")])
+        #expect(
+            try library.transcript(of: 2) == [
+                TranscriptSegment(startMilliseconds: 5_000, text: "A \"quoted\"\n\\ zeppelin")
+            ])
         #expect(try library.transcript(of: 3).isEmpty)
         // Deflated, as the store writes them.
-        #expect(try library.database.rows("SELECT DISTINCT typeof(texts) FROM transcript_texts").map { $0.string(0) } == ["blob"])
+        #expect(
+            try library.database.rows("SELECT DISTINCT typeof(texts) FROM transcript_texts").map { $0.string(0) } == [
+                "blob"
+            ])
         try expectIndexInStep(library)
-        #expect(try hits(library, "zeppelin") == [
-            "Old 1": SearchHit(inTexts: false, transcriptMilliseconds: 754_200),
-            "Old 2": SearchHit(inTexts: false, transcriptMilliseconds: 5_000),
-        ])
+        #expect(
+            try hits(library, "zeppelin") == [
+                "Old 1": SearchHit(inTexts: false, transcriptMilliseconds: 754_200),
+                "Old 2": SearchHit(inTexts: false, transcriptMilliseconds: 5_000),
+            ])
         #expect(try hits(library, "quoted") == ["Old 2": SearchHit(inTexts: false, transcriptMilliseconds: 5_000)])
         // Forgotten from the form the upgrade wrote, by each way a transcript goes.
         try library.setTranscript([TranscriptSegment(startMilliseconds: 0, text: "New words.")], of: 1)
@@ -255,7 +276,9 @@ import Testing
     /// the same places, as ranking them.
     @Test func listingNewestFirstFindsWhatRankingFinds() throws {
         let library = try makeLibrary()
-        let titles = (0..<40).map { "Episode \($0)" + ($0 % 3 == 0 ? " about Kraków" : "") + ($0 % 4 == 0 ? " and zebras" : "") }
+        let titles = (0..<40).map {
+            "Episode \($0)" + ($0 % 3 == 0 ? " about Kraków" : "") + ($0 % 4 == 0 ? " and zebras" : "")
+        }
         let ids = try subscribe(library, titles: titles)
         for (place, id) in ids.enumerated() where place % 5 == 0 {
             try library.setTranscript(
@@ -272,7 +295,9 @@ import Testing
             filter.rankedSearchLimit = 0
             #expect(try library.searchOrder(filter) == (ranked.isEmpty ? .bestMatch : .newest), "\(text)")
             #expect(Set(newest.map(\.id)) == Set(ranked.map(\.id)), "\(text)")
-            #expect(newest.map(\.id) == newest.sorted { ($0.sortDate, -$0.id) > ($1.sortDate, -$1.id) }.map(\.id), "\(text)")
+            #expect(
+                newest.map(\.id) == newest.sorted { ($0.sortDate, -$0.id) > ($1.sortDate, -$1.id) }.map(\.id), "\(text)"
+            )
             let rankedHits = Dictionary(uniqueKeysWithValues: ranked.map { ($0.id, $0.searchHit) })
             #expect(newest.allSatisfy { rankedHits[$0.id] == $0.searchHit }, "\(text)")
             #expect(try library.count(filter) == ranked.count, "\(text)")
@@ -300,7 +325,9 @@ struct Speech {
             the and to of a i in that you it is was we he for on they but so with this be have not are \
             what just at like as know do all one there about if out or my your can think our from an no
             """.split(whereSeparator: \.isWhitespace).map(String.init)
-        let onsets = ["b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "st", "tr", "ch", "sh"]
+        let onsets = [
+            "b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "st", "tr", "ch", "sh",
+        ]
         let nuclei = ["a", "e", "i", "o", "u", "ea", "ou", "ai"]
         let codas = ["", "", "n", "r", "s", "t", "l", "nd", "ng", "ck"]
         var known = Set(words)
