@@ -50,6 +50,10 @@ packages=(
     # the shells whose completion scripts 'podcli completions' generates; the tests load each
     # script into the real shell and complete with it (Tests/Support/CompletionShells.swift)
     zsh fish
+    # a new login shell finds the installed completions and page (Tests/podcliTests/InstallScriptTests):
+    # Debian's ~/.bashrc loads bash-completion, whose loader reads share/bash-completion; man-db's
+    # man looks beside each bin on PATH
+    bash-completion man-db
 )
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }

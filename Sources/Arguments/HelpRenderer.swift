@@ -1,7 +1,7 @@
 /// Renders `--help` text and usage lines for a command.
 ///
 /// The layout is fixed: OVERVIEW, discussion, USAGE, ARGUMENTS, OPTIONS (the command's own,
-/// then the global ones), SUBCOMMANDS. Labels sit in a 26-column gutter; help text wraps
+/// then the global ones), EXAMPLES, SUBCOMMANDS. Labels sit in a 26-column gutter; help text wraps
 /// at 80 columns under its own column.
 struct HelpRenderer {
     /// One line of a section before layout: `--name <value>`, what it does, and notes kept whole
@@ -45,6 +45,7 @@ struct HelpRenderer {
         if path.count == 1 { rows.append(("--version", "Show the version.", [])) }
         rows.append(("-h, --help", "Show help information.", []))
         sections.append(Self.section("OPTIONS", rows))
+        if !command.examples.isEmpty { sections.append(Self.examples(command.examples)) }
         if !command.subcommands.isEmpty {
             let groups = Self.grouped(command.subcommands)
             for (group, commands) in groups {
@@ -100,6 +101,15 @@ struct HelpRenderer {
             lines = [label + String(repeating: " ", count: helpColumn - label.count) + text.removeFirst()]
         }
         return lines + text.map { String(repeating: " ", count: helpColumn) + $0 }
+    }
+
+    /// Each command line as it is typed (never wrapped: it is copied), what it does under it.
+    private static func examples(_ examples: [Example]) -> [String] {
+        let margin = indent + indent + indent
+        return ["EXAMPLES:"]
+            + examples.flatMap { example in
+                [indent + example.command] + wrap(example.explanation, width: width - margin.count).map { margin + $0 }
+            }
     }
 
     /// Keeps the author's lines (blank ones separate paragraphs) and wraps only those too long,

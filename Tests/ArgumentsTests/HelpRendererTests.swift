@@ -189,6 +189,32 @@ import Testing
                 """), "\(help)")
     }
 
+    @Test func examplesFollowTheOptionsEachLineWholeItsExplanationWrappedUnderIt() throws {
+        let command = "podcli sync --quiet --limit-rate 500K --home /srv/podcasts/a-directory-with-a-long-name/x"
+        let parser = ArgumentParser(
+            root: CommandSpec(
+                name: "sync", abstract: "Sync.",
+                examples: [
+                    Example(
+                        command, "What cron runs: refresh, delete, download, printing only failures, every half hour.")
+                ]),
+            version: "1")
+        guard case .help(let help) = try parser.parse(["-h"]) else {
+            Issue.record("expected help")
+            return
+        }
+        #expect(
+            help.hasSuffix(
+                """
+                  -h, --help              Show help information.
+
+                EXAMPLES:
+                  \(command)
+                      What cron runs: refresh, delete, download, printing only failures, every
+                      half hour.
+                """), "\(help)")
+    }
+
     @Test func usageWithoutAnyOptions() throws {
         let parser = ArgumentParser(
             root: CommandSpec(name: "echo", abstract: "Echo.", positionals: [Spec.id]), version: "1")

@@ -57,6 +57,63 @@ import Testing
         #expect(try Self.files(under: prefix.path) == before)
     }
 
+    /// A user's install (`~/.local`), then new shells started as a user's would be, from Debian's
+    /// /etc/skel files: bash through bash-completion's loader at the first Tab, zsh with the
+    /// `fpath` line install.sh's header gives, fish from its vendor directory; `man` finds the
+    /// page beside `~/.local/bin`, which Debian's ~/.profile puts on PATH.
+    @Test(
+        .requires(
+            FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion")
+                && ["/usr/bin/man", CompletionShells.zshPath, CompletionShells.fishPath].allSatisfy(TestEnvironment.has),
+            "needs bash-completion, man-db, zsh and fish"))
+    func aNewLoginShellCompletesPodcliAndManFindsItsPage() throws {
+        let home = try TemporaryDirectory(prefix: "podcli-home")
+        for file in [".profile", ".bashrc"] {
+            try FileManager.default.copyItem(atPath: "/etc/skel/" + file, toPath: home.path + "/" + file)
+        }
+        _ = try home.write(
+            "fpath+=(~/.local/share/zsh/vendor-completions)\nautoload -Uz compinit && compinit\n", to: ".zshrc")
+        let prefix = home.path + "/.local"
+        let binary = try PodcliRunner.locateExecutable().path
+        let installed = try install(["--prefix", prefix, "--binary", binary])
+        #expect(installed.status == 0, "\(installed)")
+
+        func shell(_ path: String, _ arguments: [String], path searchPath: String = "/usr/bin:/bin") throws -> String {
+            let result = try RunningProcess(
+                executable: URL(fileURLWithPath: path), arguments: arguments,
+                environment: ["HOME": home.path, "PATH": searchPath, "TERM": "dumb"]
+            ).waitUntilExit(timeout: 60)
+            #expect(result.status == 0, "\(path) \(arguments): \(result)")
+            return result.stdout
+        }
+        // What readline does at the first Tab after `podcli`: the default completer (bash-completion's
+        // loader) finds the script by the command's name; then `podcli pla<Tab>` as in the shell.
+        let bash = try shell(
+            CompletionShells.bashPath,
+            [
+                "--login", "-i", "-c",
+                #"""
+                type -P podcli
+                loader=$(complete -p -D | sed -E 's/.* -F ([^ ]+) .*/\1/')
+                "$loader" podcli "" podcli
+                completer=$(complete -p podcli | sed -E 's/.* -F ([^ ]+) .*/\1/')
+                COMP_WORDS=(podcli pla) COMP_CWORD=1 COMP_LINE="podcli pla" COMP_POINT=10 COMPREPLY=()
+                "$completer" podcli pla podcli
+                printf '%s\n' "${COMPREPLY[@]}"
+                man -w podcli
+                """#,
+            ])
+        #expect(bash == "\(prefix)/bin/podcli\nplay\n\(prefix)/share/man/man1/podcli.1\n")
+
+        // zsh and fish read no ~/.profile: PATH as the session gives it.
+        let sessionPath = prefix + "/bin:/usr/bin:/bin"
+        let zsh = try shell(CompletionShells.zshPath, ["-i", "-c", "print -r -- $_comps[podcli]"], path: sessionPath)
+        #expect(zsh == "_podcli\n")
+        let fish = try shell(
+            CompletionShells.fishPath, ["--login", "-c", "complete -C 'podcli pla'"], path: sessionPath)
+        #expect(fish.hasPrefix("play\t"), "\(fish)")
+    }
+
     @Test func aBinaryWithoutCompletionsIsRefusedBeforeAnythingIsInstalled() throws {
         let prefix = try TemporaryDirectory(prefix: "podcli-install")
         let result = try install(["--prefix", prefix.path, "--binary", "/bin/false"])
