@@ -57,6 +57,19 @@ col_max() { cut -d' ' -f"$2" "$WORK/$1.tsv" | sort -g | tail -n 1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf "%.2f", a / b }'; }
 mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }'; }
 
+# plain_library EPISODES: sets PLAIN to a library of EPISODES generated straight into podcli's schema
+# by gen_search_library.py under WORK (made once, then reused). Expects PODCLI and PY.
+plain_library() {
+    PLAIN=$WORK/plain-$1
+    if [[ ! -f $PLAIN/.done ]]; then
+        rm -rf "$PLAIN"
+        "$PODCLI" --home "$PLAIN" list >/dev/null 2>&1
+        "$PY" "$BENCH_DIR/gen_search_library.py" "$PLAIN/podcli.db" --episodes "$1" >&2
+        sqlite3 "$PLAIN/podcli.db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+        touch "$PLAIN/.done"
+    fi
+}
+
 # use_workdir DIR PREFIX: WORK is DIR (made if missing, kept) or, with DIR empty, a new
 # temporary directory removed at exit; at exit (and on INT/TERM) nginx is stopped too.
 use_workdir() {

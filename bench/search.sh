@@ -39,14 +39,8 @@ build_podcli
 MEASURE_WIDTH=28
 
 # A library of EPISODES, then a copy with TRANSCRIPTS; each made once.
-plain=$WORK/plain-$EPISODES
-if [[ ! -f $plain/.done ]]; then
-    rm -rf "$plain"
-    "$PODCLI" --home "$plain" list >/dev/null 2>&1
-    "$PY" "$BENCH_DIR/gen_search_library.py" "$plain/podcli.db" --episodes "$EPISODES" >&2
-    sqlite3 "$plain/podcli.db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
-    touch "$plain/.done"
-fi
+plain_library "$EPISODES"
+plain=$PLAIN
 spoken=$WORK/spoken-$EPISODES-$TRANSCRIPTS
 if [[ ! -f $spoken/.done ]]; then
     rm -rf "$spoken"
