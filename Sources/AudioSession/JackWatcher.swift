@@ -9,6 +9,10 @@ import Threads
 /// Watches the jack switches of an ALSA control device (a card's "Headphone Jack") and reports
 /// when one turns off (unplugged) or on (plugged in). One owner of a `snd_ctl_t`, used only by
 /// the watcher's own thread once started.
+///
+/// Only a card has jacks to watch. On PulseAudio or PipeWire the device is the sound server,
+/// which handles jacks and moves streams itself; a moved stream raises no error in an ALSA
+/// client, so podcli plays on wherever the server sends it.
 public final class JackWatcher: @unchecked Sendable {
     // @unchecked: after `init`, the control handle is touched only by the thread `start` makes.
     private let control: OpaquePointer
