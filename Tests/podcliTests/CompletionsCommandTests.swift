@@ -87,7 +87,7 @@ import Testing
         #expect(episodes.contains("\(newest)\tEpisode 3 (Show)"), "\(episodes)")
     }
 
-    @Test func completeListsTheNewestEpisodesWithTitlesAtMostAHundred() throws {
+    @Test func completeListsTheNewestEpisodesWithTitlesAtMostAHundredAndAnyByItsNumber() throws {
         let world = try World(episodes: 120)
         let all = try world.w.t.run(["__complete", "episode"])
         #expect(all.status == 0, "\(all)")
@@ -96,10 +96,11 @@ import Testing
         let numbers = try world.episodeNumbers()
         #expect(lines.first == "\(numbers[0])\tEpisode 120 (Show)")
         #expect(lines.map { String($0.prefix { $0 != "\t" }) } == Array(numbers.prefix(100)))
-        // A prefix keeps those it starts.
-        let eleven = try world.w.t.run(["__complete", "episode", "11"])
-        #expect(!eleven.stdout.isEmpty)
-        #expect(eleven.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("11") }, "\(eleven)")
+        // A prefix finds the numbers it starts, old ones past the newest 100 too, newest first.
+        let ones = try world.w.t.run(["__complete", "episode", "1"])
+        let expected = numbers.filter { $0.hasPrefix("1") }
+        #expect(expected.contains { !numbers.prefix(100).contains($0) })
+        #expect(ones.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == expected, "\(ones)")
     }
 
     /// A feed's title reaches the terminal through the completion menu: its controls do not.

@@ -49,8 +49,8 @@ enum Completions: Command {
 /// `podcli __complete KIND [PREFIX]`: the values a completion script offers for KIND, one
 /// `VALUE<TAB>DESCRIPTION` a line, those starting with PREFIX. Hidden: the scripts run it.
 ///
-/// Run at every Tab, so it reads little: the newest episodes only, and nothing at all (no
-/// library made) where there is no library yet.
+/// Run at every Tab, so it reads little: the newest episodes whose number starts with PREFIX,
+/// and nothing at all (no library made) where there is no library yet.
 enum CompleteCommand: Command {
     static let kind = Positional(
         "kind", help: "What to list.", domain: .choices(CompletionKind.allCases.map(\.rawValue)))
@@ -65,7 +65,7 @@ enum CompleteCommand: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let prefix = arguments[prefix] ?? ""
         // The parser let only the kinds through.
-        let candidates = try self.candidates(CompletionKind(rawValue: arguments[kind]!)!, in: context)
+        let candidates = try self.candidates(CompletionKind(rawValue: arguments[kind]!)!, prefix: prefix, in: context)
         for (value, description) in candidates where value.hasPrefix(prefix) {
             // A feed's titles could hold escape sequences: each field made printable, then the tab.
             guard
@@ -74,7 +74,10 @@ enum CompleteCommand: Command {
         }
     }
 
-    private static func candidates(_ kind: CompletionKind, in context: Context) throws -> [(String, String)] {
+    /// A value offered, and what it is.
+    typealias Candidate = (value: String, description: String)
+
+    private static func candidates(_ kind: CompletionKind, prefix: String, in context: Context) throws -> [Candidate] {
         switch kind {
         case .setting:
             return Setting.allCases.map { ($0.rawValue, $0.summary) }
@@ -86,14 +89,10 @@ enum CompleteCommand: Command {
             return try library.subscriptions().map { ("\($0.id)", $0.title) }
         case .episode:
             guard let library = try existingLibrary(in: context) else { return [] }
-            var episodes: [(String, String)] = []
-            // Newest first, through the listing's index on the date, at most a screenful.
-            try library.forEachListing(EpisodeFilter(), page: ListingPage(limit: episodeLimit)) { episode in
-                let title = episode.feedTitle.map { "\(episode.title) (\($0))" } ?? episode.title
-                episodes.append(("\(episode.id)", title))
-                return true
+            // The newest of those whose number starts with what is typed, at most a screenful.
+            return try library.newestEpisodes(numberedFrom: prefix, limit: episodeLimit).map { episode in
+                ("\(episode.id)", episode.feedTitle.map { "\(episode.title) (\($0))" } ?? episode.title)
             }
-            return episodes
         }
     }
 
