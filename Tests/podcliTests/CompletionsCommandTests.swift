@@ -114,6 +114,69 @@ import Testing
         #expect(!episodes.stdout.unicodeScalars.contains { $0.value == 0x9B || $0.value == 0x202E })
     }
 
+    /// A private ALSA configuration, read through the child's HOME (`~/.asoundrc`; its own
+    /// XDG_CONFIG_HOME too, so no other user configuration is read): the variables to run with.
+    static func alsaEnvironment(_ configuration: String, in home: TemporaryDirectory) throws -> [String: String] {
+        try home.write(configuration, to: ".asoundrc")
+        return ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/.config"]
+    }
+
+    /// A playback device whose description has two lines, one for capture only, and `default`
+    /// described anew (`null` is alsa-lib's own, described by it).
+    static let testDevices = """
+        pcm.podclitestsink {
+            type null
+            hint { show on; description "Podcli test sink
+        its second line" }
+        }
+        pcm.!default {
+            type null
+            hint { show on; description "Podcli test default" }
+        }
+        namehint.pcm.podclitestsource "podclitestsource|Podcli capture only|IOIDInput"
+
+        """
+
+    /// ALSA's playback devices, after `default` and `null`, each once, with the first line of
+    /// ALSA's description: what `play --device` can take on this machine.
+    @Test func completeListsALSAsPlaybackDevicesAfterDefaultAndNull() throws {
+        let t = try CLITestCase()
+        let alsaHome = try TemporaryDirectory(prefix: "podcli-alsa")
+        let environment = try Self.alsaEnvironment(Self.testDevices, in: alsaHome)
+        let all = try t.run(["__complete", "device"], environment: environment)
+        #expect(all.status == 0 && all.stderr.isEmpty, "\(all)")
+        let lines = all.stdout.split(separator: "\n").map(String.init)
+        let names = lines.map { String($0.prefix { $0 != "\t" }) }
+        #expect(lines.first == "default\tPodcli test default", "\(all)")
+        #expect(names.dropFirst().first == "null", "\(all)")
+        #expect(Set(names).count == names.count, "\(all)")
+        #expect(lines.contains("podclitestsink\tPodcli test sink"), "\(all)")
+        #expect(!names.contains("podclitestsource"), "\(all)")
+        // A prefix keeps those it starts.
+        let prefixed = try t.run(["__complete", "device", "podcli"], environment: environment)
+        #expect(prefixed.stdout == "podclitestsink\tPodcli test sink\n", "\(prefixed)")
+
+        // And bash offers it after --device.
+        let script = try t.run(["completions", "bash"]).stdout
+        let shell = World.environment(t.podcli).merging(environment) { _, alsa in alsa }
+        #expect(
+            try CompletionShells.bash(
+                script: script, words: ["podcli", "play", "--device", "podcli"], environment: shell)
+                == ["podclitestsink"])
+    }
+
+    /// Completing must not fail the shell: with an ALSA configuration it cannot read, the two
+    /// names podcli knows, and not a word of ALSA's complaints.
+    @Test func completeOffersDefaultAndNullWhenALSACannotReadItsConfiguration() throws {
+        let t = try CLITestCase()
+        let alsaHome = try TemporaryDirectory(prefix: "podcli-alsa")
+        let environment = try Self.alsaEnvironment("pcm.unfinished {\n    type null\n", in: alsaHome)
+        let devices = try t.run(["__complete", "device"], environment: environment)
+        #expect(devices.status == 0, "\(devices)")
+        #expect(devices.stdout == "default\tALSA's default device\nnull\tplay silently\n", "\(devices)")
+        #expect(devices.stderr.isEmpty, "\(devices)")
+    }
+
     @Test func completeWithNoLibraryPrintsNothingAndMakesNone() throws {
         let t = try CLITestCase()
         for kind in ["episode", "feed"] {

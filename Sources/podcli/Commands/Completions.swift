@@ -1,6 +1,7 @@
 import Arguments
 import EpisodeStore
 import FoundationEssentials
+import Playback
 import PodcliKit
 import Strings
 
@@ -50,7 +51,8 @@ enum Completions: Command {
 /// `VALUE<TAB>DESCRIPTION` a line, those starting with PREFIX. Hidden: the scripts run it.
 ///
 /// Run at every Tab, so it reads little: the newest episodes whose number starts with PREFIX,
-/// and nothing at all (no library made) where there is no library yet.
+/// ALSA's hints (no device opened), and nothing at all (no library made) where there is no
+/// library yet.
 enum CompleteCommand: Command {
     static let kind = Positional(
         "kind", help: "What to list.", domain: .choices(CompletionKind.allCases.map(\.rawValue)))
@@ -82,8 +84,7 @@ enum CompleteCommand: Command {
         case .setting:
             return Setting.allCases.map { ($0.rawValue, $0.summary) }
         case .device:
-            // No listing of ALSA's devices yet: the two names podcli itself gives a meaning.
-            return [("default", "ALSA's default device"), ("null", "play silently")]
+            return devices()
         case .feed:
             guard let library = try existingLibrary(in: context) else { return [] }
             return try library.subscriptions().map { ("\($0.id)", $0.title) }
@@ -94,6 +95,17 @@ enum CompleteCommand: Command {
                 ("\(episode.id)", episode.feedTitle.map { "\(episode.title) (\($0))" } ?? episode.title)
             }
         }
+    }
+
+    /// `default` and `null` first (the names `play --device` speaks of), then ALSA's playback
+    /// devices, each once; ALSA's description where it has one.
+    private static func devices() -> [Candidate] {
+        let listed = ALSADevice.playbackDevices()
+        let own = [("default", "ALSA's default device"), ("null", "play silently")].map { name, description in
+            (name, listed.first { $0.name == name && !$0.description.isEmpty }?.description ?? description)
+        }
+        var seen: Set<String> = []
+        return (own + listed.map { ($0.name, $0.description) }).filter { seen.insert($0.value).inserted }
     }
 
     /// The library, unless there is none yet: completing makes nothing.
