@@ -54,20 +54,37 @@ public enum CompletionScript {
             }
 
             \(stem)() {
-                local cur=${COMP_WORDS[COMP_CWORD]} cmdpath=\(q(commandName)) word option= subs opts valued repeats domain
+                local cmdpath=\(q(commandName)) cur word option= subs opts valued repeats domain rest blank prefix= kept
                 local globalvalued=\(q(" " + tree.globalValued.joined(separator: " ") + " "))
-                local -a positionals globals=()
+                local -a positionals globals=() words=()
                 local -i i skip=0 npos=0
                 COMPREPLY=()
+                # Readline splits words at = and : too (COMP_WORDBREAKS): `--device=hw:0` comes as
+                # `--device`, `=`, `hw`, `:`, `0`. Joined again where the line has no blank between.
+                rest=${COMP_LINE:0:COMP_POINT}
+                for ((i = 0; i <= COMP_CWORD; i++)); do
+                    blank=${rest%%[![:blank:]]*}
+                    if ((i)) && [[ -z $blank ]]; then
+                        words[${#words[@]} - 1]+=${COMP_WORDS[i]}
+                    else
+                        words+=("${COMP_WORDS[i]}")
+                    fi
+                    rest=${rest#"$blank"}
+                    rest=${rest#"${COMP_WORDS[i]}"}
+                done
+                cur=${words[${#words[@]} - 1]}
                 \(stem)_node "$cmdpath"
-                for ((i = 1; i < COMP_CWORD; i++)); do
-                    word=${COMP_WORDS[i]}
+                for ((i = 1; i < ${#words[@]} - 1; i++)); do
+                    word=${words[i]}
                     if ((skip)); then
                         skip=0
                         [[ $globalvalued == *" $option "* ]] && globals+=("$option" "$word")
                         continue
                     fi
-                    if [[ $word == -?* ]]; then
+                    if [[ $word == -?*=* ]]; then
+                        [[ $globalvalued == *" ${word%%=*} "* ]] && globals+=("${word%%=*}" "${word#*=}")
+                        continue
+                    elif [[ $word == -?* ]]; then
                         [[ $valued == *" $word "* ]] && { skip=1; option=$word; }
                         continue
                     fi
@@ -79,6 +96,13 @@ public enum CompletionScript {
                     fi
                 done
                 if ((skip)); then
+                    \(stem)_option_domain "$cmdpath" "$option"
+                elif [[ $cur == -?*=* ]]; then
+                    # --option=value: the value's domain, each reply the option's word and a value.
+                    option=${cur%%=*}
+                    [[ $valued == *" $option "* ]] || return
+                    prefix=$option=
+                    cur=${cur#*=}
                     \(stem)_option_domain "$cmdpath" "$option"
                 elif [[ $cur == -* ]]; then
                     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
@@ -94,6 +118,12 @@ public enum CompletionScript {
                     fi
                 fi
                 \(stem)_values "$domain" "$cur" "${globals[@]}"
+                # Readline replaces only the end of the word after its last = or : (given as $2):
+                # the replies are made to go on from there.
+                kept=$prefix$cur
+                kept=${kept%"$2"}
+                COMPREPLY=("${COMPREPLY[@]/#/"$prefix"}")
+                COMPREPLY=("${COMPREPLY[@]#"$kept"}")
             }
 
             complete -F \(stem) \(q(commandName))

@@ -77,6 +77,28 @@ import Testing
         #expect(Set(offered) == ["1--home_/lib___complete_episode_1", "12", "13"])
     }
 
+    /// bash: readline splits a word at `=` and `:` (`--protection=o` comes as `--protection`, `=`,
+    /// `o`), and a reply replaces only what follows the last of them.
+    @Test func bashCompletesAValueWrittenWithItsOptionOrHoldingAColon() throws {
+        let bin = try TemporaryDirectory(prefix: "completion-bin")
+        let podcli = try bin.write(
+            "#!/bin/sh\nprintf '%s\\tasked\\n' \"hw:CARD=One,DEV=0\" \"hw:CARD=Two\" \"$2\"\n", to: "podcli")
+        #expect(chmod(podcli.path, 0o755) == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let script = Self.shells[0].generate(Spec.parser.root)
+        func complete(_ line: String) throws -> [String] {
+            try CompletionShells.bash(script: script, line: line, environment: environment)
+        }
+        #expect(try complete("podcli fetch --protection=o") == ["open"])
+        #expect(try complete("podcli fetch --protection=") == ["private", "open"])
+        #expect(try complete("podcli fetch --unknown=") == [])
+        #expect(try complete("podcli queue add hw:CARD=O") == ["One,DEV=0"])
+        #expect(try complete("podcli queue add hw:") == ["CARD=One,DEV=0", "CARD=Two"])
+        // A global option written with its value is passed on as two words.
+        #expect(try complete("podcli --home=/lib queue add /") == ["/lib"])
+    }
+
     /// Quotes, dollars and backslashes in help texts stay text in every script.
     @Test(arguments: installedShells)
     func helpTextsAreQuotedForTheShell(shell: Shell) throws {

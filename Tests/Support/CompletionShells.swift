@@ -16,21 +16,53 @@ public enum CompletionShells {
     public static let fishPath = "/usr/bin/fish"
 
     public static func bash(script: String, words: [String], environment: [String: String]) throws -> [String] {
+        try bash(script: script, line: words.joined(separator: " "), words: words, environment: environment)
+    }
+
+    /// Completes `line` as bash does at a Tab at its end: readline splits it into `COMP_WORDS` at
+    /// blanks and around `=` and `:` (COMP_WORDBREAKS: `--device=hw:0` is `--device`, `=`, `hw`,
+    /// `:`, `0`), and the word it completes (the function's `$2`, what a reply replaces) is what
+    /// follows the last of them. Checked with bash 5.2 in a terminal.
+    public static func bash(script: String, line: String, environment: [String: String]) throws -> [String] {
+        var words: [String] = []
+        for blankSeparated in line.split(separator: " ") {
+            var word = ""
+            for character in blankSeparated {
+                if character == "=" || character == ":" {
+                    if !word.isEmpty { words.append(word) }
+                    words.append(String(character))
+                    word = ""
+                } else {
+                    word.append(character)
+                }
+            }
+            if !word.isEmpty { words.append(word) }
+        }
+        if line.hasSuffix(" ") { words.append("") }
+        return try bash(script: script, line: line, words: words, environment: environment)
+    }
+
+    private static func bash(script: String, line: String, words: [String], environment: [String: String]) throws
+        -> [String]
+    {
         let driver = #"""
             source "$1" || exit 1
-            command=$2
-            shift
+            COMP_LINE=$2
+            shift 2
+            command=$1
             completer=$(complete -p "$command" | sed -E 's/.* -F ([^ ]+) .*/\1/')
             COMP_WORDS=("$@")
             COMP_CWORD=$(($# - 1))
-            COMP_LINE="$*"
             COMP_POINT=${#COMP_LINE}
             COMPREPLY=()
-            "$completer" "$command" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+            current=${COMP_WORDS[COMP_CWORD]}
+            [[ $current == [=:] ]] && current=
+            "$completer" "$command" "$current" "${COMP_WORDS[COMP_CWORD - 1]}"
             ((${#COMPREPLY[@]})) && printf '%s\n' "${COMPREPLY[@]}"
             exit 0
             """#
-        return try run(bashPath, ["--norc", "--noprofile", "-c", driver, "bash"], script: script, words, environment)
+        return try run(
+            bashPath, ["--norc", "--noprofile", "-c", driver, "bash"], script: script, [line] + words, environment)
     }
 
     public static func zsh(script: String, words: [String], environment: [String: String]) throws -> [String] {

@@ -59,6 +59,22 @@ import Testing
         #expect(try complete("podcli", "completions", "") == ["bash", "zsh", "fish"])
     }
 
+    /// `--option=value`, which readline splits at the `=`: the value completed, the global
+    /// `--home=DIR` heeded.
+    @Test func bashCompletesAValueWrittenWithItsOption() throws {
+        let world = try World()
+        let script = try world.script("bash")
+        func complete(_ line: String) throws -> [String] {
+            try CompletionShells.bash(script: script, line: line, environment: world.environment)
+        }
+        #expect(try complete("podcli fetch --protection=pr") == ["private"])
+        #expect(try complete("podcli fetch --protection=") == ["private", "open"])
+        #expect(try complete("podcli play --skip-silence=m") == ["mild", "medium"])
+        #expect(try complete("podcli --home=\(world.home) play ") == (try world.episodeNumbers()))
+        #expect(try complete("podcli --home=\(world.home) config get --feed=") == ["1"])
+        #expect(try complete("podcli fetch --protection private --pro") == ["--protection"])
+    }
+
     @Test(.requires(TestEnvironment.has(CompletionShells.zshPath), "needs zsh"))
     func zshCompletesACommandAndTheLibrarysEpisodes() throws {
         let world = try World()
@@ -121,8 +137,8 @@ import Testing
         return ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/.config"]
     }
 
-    /// A playback device whose description has two lines, one for capture only, and `default`
-    /// described anew (`null` is alsa-lib's own, described by it).
+    /// A playback device whose description has two lines, one for capture only, one named as a
+    /// card's are, and `default` described anew (`null` is alsa-lib's own, described by it).
     static let testDevices = """
         pcm.podclitestsink {
             type null
@@ -134,6 +150,7 @@ import Testing
             hint { show on; description "Podcli test default" }
         }
         namehint.pcm.podclitestsource "podclitestsource|Podcli capture only|IOIDInput"
+        namehint.pcm.testcard "testcard:CARD=Podcli,DEV=0|Podcli test card"
 
         """
 
@@ -163,6 +180,14 @@ import Testing
             try CompletionShells.bash(
                 script: script, words: ["podcli", "play", "--device", "podcli"], environment: shell)
                 == ["podclitestsink"])
+        // Written with the option, and past a card's `:` and `=`, where readline splits the word.
+        #expect(
+            try CompletionShells.bash(script: script, line: "podcli play --device=podclit", environment: shell) == [
+                "podclitestsink"
+            ])
+        #expect(
+            try CompletionShells.bash(
+                script: script, line: "podcli play --device testcard:CARD=P", environment: shell) == ["Podcli,DEV=0"])
     }
 
     /// Completing must not fail the shell: with an ALSA configuration it cannot read, the two
