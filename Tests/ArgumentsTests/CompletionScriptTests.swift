@@ -8,37 +8,30 @@ import Testing
 @Suite struct CompletionScriptTests {
     typealias Spec = PodcliSpec
 
-    /// A shell, its generator and how to drive it.
+    /// A shell, and how to drive it.
     struct Shell: CustomStringConvertible, Sendable {
-        let name: String
+        let kind: CompletionShell
         let path: String
-        let generate: @Sendable (CommandSpec) -> String
         let complete: @Sendable (String, [String], [String: String]) throws -> [String]
+        var name: String { kind.rawValue }
         var description: String { name }
+
+        func generate(_ root: CommandSpec) -> String {
+            CompletionScript.script(
+                for: kind, root: root, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet])
+        }
     }
 
     static let shells = [
-        Shell(
-            name: "bash", path: CompletionShells.bashPath,
-            generate: {
-                CompletionScript.bash(
-                    for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet])
-            },
-            complete: { try CompletionShells.bash(script: $0, words: $1, environment: $2) }),
-        Shell(
-            name: "zsh", path: CompletionShells.zshPath,
-            generate: {
-                CompletionScript.zsh(
-                    for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet])
-            },
-            complete: { try CompletionShells.zsh(script: $0, words: $1, environment: $2) }),
-        Shell(
-            name: "fish", path: CompletionShells.fishPath,
-            generate: {
-                CompletionScript.fish(
-                    for: $0, commandName: "podcli", globalOptions: [Spec.home], globalFlags: [Spec.quiet])
-            },
-            complete: { try CompletionShells.fish(script: $0, words: $1, environment: $2) }),
+        Shell(kind: .bash, path: CompletionShells.bashPath) {
+            try CompletionShells.bash(script: $0, words: $1, environment: $2)
+        },
+        Shell(kind: .zsh, path: CompletionShells.zshPath) {
+            try CompletionShells.zsh(script: $0, words: $1, environment: $2)
+        },
+        Shell(kind: .fish, path: CompletionShells.fishPath) {
+            try CompletionShells.fish(script: $0, words: $1, environment: $2)
+        },
     ]
 
     /// The shells here (every one under CI=true, where a missing shell is a failure).

@@ -9,7 +9,7 @@ import Strings
 /// command specs by `CompletionScript`; its dynamic values come from `podcli __complete`.
 enum Completions: Command {
     static let shell = Positional(
-        "shell", help: "The shell the script is for.", domain: .choices(["bash", "zsh", "fish"]))
+        "shell", help: "The shell the script is for.", domain: .choices(CompletionShell.allCases.map(\.rawValue)))
 
     static let spec = CommandSpec(
         name: "completions", abstract: "Print a completion script for bash, zsh or fish.",
@@ -29,19 +29,10 @@ enum Completions: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let root = Podcli.parser.root
-        let (options, flags) = (GlobalOptions.options, GlobalOptions.flags)
-        let script: String
-        // The parser let only these three through.
-        switch arguments[shell] {
-        case "zsh":
-            script = CompletionScript.zsh(for: root, commandName: root.name, globalOptions: options, globalFlags: flags)
-        case "fish":
-            script = CompletionScript.fish(
-                for: root, commandName: root.name, globalOptions: options, globalFlags: flags)
-        default:
-            script = CompletionScript.bash(
-                for: root, commandName: root.name, globalOptions: options, globalFlags: flags)
-        }
+        // The parser let only the shells through.
+        let script = CompletionScript.script(
+            for: CompletionShell(rawValue: arguments[shell]!)!, root: root, commandName: root.name,
+            globalOptions: GlobalOptions.options, globalFlags: GlobalOptions.flags)
         // Podcli's own text, printed as is (a help text's `user:password@host` is not a password).
         context.output.stdout(script)
     }
