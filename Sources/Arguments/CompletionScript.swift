@@ -40,6 +40,7 @@ public enum CompletionScript {
         lines.append(
             """
             # $1: a domain's words; $2: the word being completed; the rest: global options given.
+            # The caller's `typed`: the positionals before the word, handed on to `__complete`.
             \(stem)_values() {
                 local cur=$2 kind=${1%% *} value ext
                 local -a args=(${1#"$kind"})
@@ -61,14 +62,14 @@ public enum CompletionScript {
                     compopt -o nosort 2>/dev/null
                     while IFS=$'\\t' read -r value _; do
                         [[ $value == "$cur"* ]] && COMPREPLY+=("$value")
-                    done < <(command \(q(commandName)) "$@" __complete "${args[0]}" "$cur" 2>/dev/null) ;;
+                    done < <(command \(q(commandName)) "$@" __complete "${args[0]}" "$cur" "${typed[@]}" 2>/dev/null) ;;
                 esac
             }
 
             \(stem)() {
                 local cmdpath=\(q(commandName)) cur word option= subs opts valued repeats domain rest blank prefix= kept
                 local globalvalued=\(q(" " + tree.globalValued.joined(separator: " ") + " "))
-                local -a positionals globals=() words=()
+                local -a positionals globals=() words=() typed=()
                 local -i i skip=0 npos=0
                 COMPREPLY=()
                 # Readline splits words at = and : too (COMP_WORDBREAKS): `--device=hw:0` comes as
@@ -105,6 +106,7 @@ public enum CompletionScript {
                         \(stem)_node "$cmdpath"
                     else
                         npos+=1
+                        typed+=("$word")
                     fi
                 done
                 if ((skip)); then
@@ -169,8 +171,9 @@ public enum CompletionScript {
         lines.append(
             """
             # $1: a domain's words; $2: the word being completed; the rest: global options given.
+            # The caller's `typed`: the positionals before the word, handed on to `__complete`.
             \(stem)_values() {
-                local kind=${1%% *} cur=$2 line
+                local kind=${1%% *} cur=$2 line description
                 local -a args=(${=1#$kind}) values shown
                 shift 2
                 case $kind in
@@ -178,9 +181,10 @@ public enum CompletionScript {
                 (file) if (( $#args )); then _files -g "*.(${(j:|:)args})"; else _files; fi ;;
                 (directory) _files -/ ;;
                 (dynamic)
-                    for line in ${(f)"$(command \(q(commandName)) "$@" __complete $args[1] "$cur" 2>/dev/null)"}; do
+                    for line in ${(f)"$(command \(q(commandName)) "$@" __complete $args[1] "$cur" "${typed[@]}" 2>/dev/null)"}; do
                         values+=("${line%%$'\\t'*}")
-                        shown+=("${line%%$'\\t'*}  -- ${line#*$'\\t'}")
+                        description=${line#*$'\\t'}
+                        shown+=("${line%%$'\\t'*}${description:+  -- $description}")
                     done
                     # Newest first, as the program lists them.
                     compadd -V $args[1] -l -d shown -- $values ;;
@@ -189,7 +193,7 @@ public enum CompletionScript {
 
             \(stem)() {
                 local cmdpath=\(q(commandName)) word option= repeats=0 domain cur=$words[CURRENT]
-                local -a subnames subshown optnames optshown valued positionals globals
+                local -a subnames subshown optnames optshown valued positionals globals typed
                 local -a globalvalued=(\(tree.globalValued.map(q).joined(separator: " ")))
                 local -i i skip=0 npos=0
                 \(stem)_node $cmdpath
@@ -209,6 +213,7 @@ public enum CompletionScript {
                         \(stem)_node $cmdpath
                     else
                         npos+=1
+                        typed+=("$word")
                     fi
                 done
                 if ((skip)); then
@@ -269,6 +274,7 @@ public enum CompletionScript {
         lines.append(
             """
             # $argv[1]: a domain's words; $argv[2]: the word being completed; the rest: global options given.
+            # $<stem>_typed: the positionals before the word, handed on to `__complete`.
             function \(stem)_values
                 set -l parts (string split ' ' -- $argv[1])
                 set -l cur $argv[2]
@@ -286,7 +292,7 @@ public enum CompletionScript {
                     case directory
                         __fish_complete_directories $cur
                     case dynamic
-                        command \(q(commandName)) $argv[3..-1] __complete $parts[2] $cur 2>/dev/null
+                        command \(q(commandName)) $argv[3..-1] __complete $parts[2] "$cur" $\(stem)_typed 2>/dev/null
                 end
             end
 
@@ -300,6 +306,7 @@ public enum CompletionScript {
                 set -l option
                 set -l npos 0
                 set -l globals
+                set -g \(stem)_typed
                 \(stem)_node $cmdpath
                 for word in $words
                     if test $skip = 1
@@ -319,6 +326,7 @@ public enum CompletionScript {
                         \(stem)_node $cmdpath
                     else
                         set npos (math $npos + 1)
+                        set -a \(stem)_typed $word
                     end
                 end
                 set -l domain

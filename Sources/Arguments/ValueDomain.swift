@@ -27,11 +27,15 @@ public enum ValueDomain: Sendable, Hashable {
     }
 }
 
-/// A kind of value a program completes from its own data (`podcli __complete episode`).
+/// A kind of value a program completes from its own data (`podcli __complete episode 1`). The
+/// scripts pass the positionals typed before the word completed after the prefix, for kinds
+/// whose values depend on them (`podcli __complete setting-value m skip-silence`).
 public enum CompletionKind: String, Sendable, CaseIterable {
     case feed, episode, setting
     /// An ALSA playback device.
     case device
+    /// A value of the setting named by the first positional typed before.
+    case settingValue = "setting-value"
 }
 
 extension Option {

@@ -56,18 +56,20 @@ import Testing
         #expect(try complete("podcli", "he") == ["help"])
     }
 
-    /// A dynamic kind is asked of `podcli __complete KIND PREFIX`, with the global options given on
-    /// the line (here a stand-in podcli that answers with its own arguments).
+    /// A dynamic kind is asked of `podcli __complete KIND PREFIX TYPED...`, with the global options
+    /// given on the line and the positionals typed before (here a stand-in podcli that answers
+    /// with its own arguments).
     @Test(arguments: installedShells)
-    func aDynamicValueIsAskedOfTheCommandWithTheGlobalOptionsGiven(shell: Shell) throws {
+    func aDynamicValueIsAskedOfTheCommandWithTheGlobalOptionsAndThePositionalsGiven(shell: Shell) throws {
         let bin = try TemporaryDirectory(prefix: "completion-bin")
         let podcli = try bin.write("#!/bin/sh\nIFS=_\nprintf '%s\\tasked\\n' \"1$*\" 12 13 4\n", to: "podcli")
         #expect(chmod(podcli.path, 0o755) == 0)
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         let script = shell.generate(Spec.parser.root)
-        let offered = try shell.complete(script, ["podcli", "--home", "/lib", "queue", "add", "9", "1"], environment)
-        #expect(Set(offered) == ["1--home_/lib___complete_episode_1", "12", "13"])
+        let offered = try shell.complete(
+            script, ["podcli", "--home", "/lib", "queue", "add", "9", "-q", "8", "1"], environment)
+        #expect(Set(offered) == ["1--home_/lib___complete_episode_1_9_8", "12", "13"])
     }
 
     /// bash: readline splits a word at `=` and `:` (`--protection=o` comes as `--protection`, `=`,

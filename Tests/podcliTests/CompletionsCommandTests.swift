@@ -56,6 +56,12 @@ import Testing
         #expect(try complete("podcli", "--home", world.home, "play", "") == numbers)
         #expect(try complete("podcli", "--home", world.home, "list", "") == ["1"])
         #expect(try complete("podcli", "--home", world.home, "config", "get", "skip-s") == ["skip-silence"])
+        // A setting's value: the words of its type, after its key (options between heeded).
+        #expect(try complete("podcli", "config", "set", "skip-silence", "m") == ["mild", "medium"])
+        #expect(try complete("podcli", "config", "set", "protection", "") == ["private", "open"])
+        #expect(try complete("podcli", "config", "set", "skip-silence", "--feed", "1", "a") == ["aggressive"])
+        #expect(try complete("podcli", "config", "set", "loudness", "") == ["off"])
+        #expect(try complete("podcli", "config", "get", "skip-silence", "") == [])
         #expect(try complete("podcli", "completions", "") == ["bash", "zsh", "fish"])
     }
 
@@ -86,6 +92,9 @@ import Testing
         let episodes = try CompletionShells.zsh(
             script: script, words: ["podcli", "--home", world.home, "show", ""], environment: world.environment)
         #expect(episodes == (try world.episodeNumbers()))
+        let values = try CompletionShells.zsh(
+            script: script, words: ["podcli", "config", "set", "skip-silence", "a"], environment: world.environment)
+        #expect(values == ["aggressive"])
     }
 
     @Test(.requires(TestEnvironment.has(CompletionShells.fishPath), "needs fish"))
@@ -101,6 +110,9 @@ import Testing
             descriptions: true)
         let newest = try #require(try world.episodeNumbers().first)
         #expect(episodes.contains("\(newest)\tEpisode 3 (Show)"), "\(episodes)")
+        let values = try CompletionShells.fish(
+            script: script, words: ["podcli", "config", "set", "protection", "o"], environment: world.environment)
+        #expect(values == ["open"])
     }
 
     @Test func completeListsTheNewestEpisodesWithTitlesAtMostAHundredAndAnyByItsNumber() throws {
@@ -215,7 +227,30 @@ import Testing
         #expect(bad.status == 64)
         #expect(
             bad.stderr.hasPrefix(
-                "podcli: invalid value 'epsiode' for '<kind>': expected feed, episode, setting or device (did you mean 'episode'?)\n"
+                "podcli: invalid value 'epsiode' for '<kind>': expected feed, episode, setting, device or setting-value (did you mean 'episode'?)\n"
             ), "\(bad)")
+    }
+
+    /// `config set KEY <Tab>`: the words KEY's type spells out, the default said so; for `device`
+    /// what `play --device` offers; for a key podcli does not know, nothing and no failure.
+    @Test func completeSettingValueOffersTheKeysValuesAndNothingForAnUnknownKey() throws {
+        let t = try CLITestCase()
+        let silence = try t.run(["__complete", "setting-value", "", "skip-silence"])
+        #expect(silence.status == 0 && silence.stderr.isEmpty, "\(silence)")
+        #expect(silence.stdout == "off\tthe default\nmild\t\nmedium\t\naggressive\t\n")
+        let sizes = try t.run(["__complete", "setting-value", "n", "disk-budget"])
+        #expect(sizes.stdout == "none\tthe default\n", "\(sizes)")
+
+        let alsaHome = try TemporaryDirectory(prefix: "podcli-alsa")
+        let environment = try Self.alsaEnvironment(Self.testDevices, in: alsaHome)
+        let devices = try t.run(["__complete", "setting-value", "", "device"], environment: environment)
+        #expect(devices.status == 0, "\(devices)")
+        #expect(devices.stdout.hasPrefix("default\tPodcli test default\nnull\t"), "\(devices)")
+        #expect(devices.stdout == (try t.run(["__complete", "device"], environment: environment)).stdout)
+
+        for typed in [["", "skip-silent"], [""], ["", "jobs"]] {
+            let none = try t.run(["__complete", "setting-value"] + typed)
+            #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.isEmpty, "\(typed): \(none)")
+        }
     }
 }

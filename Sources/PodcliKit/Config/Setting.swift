@@ -319,6 +319,14 @@ public enum Setting: String, CaseIterable, Sendable {
     /// The default as the man page shows it.
     public var defaultValue: String { definition.defaultText ?? value(in: Config()) }
 
+    /// The words of its type taken as they are written, for completion: `private|open` gives
+    /// both, `SIZE|none` gives `none`, `1-32` and `NAME` none (a placeholder is in capitals).
+    public var literalValues: [String] {
+        definition.type.split(separator: "|").map(String.init).filter { word in
+            word.unicodeScalars.allSatisfy { ("a"..."z").contains($0) }
+        }
+    }
+
     /// The value in effect in `config`, for `feed`'s section when given, written as the file would.
     public func value(in config: Config, policy: EpisodePolicy? = nil) -> String {
         switch definition.access {

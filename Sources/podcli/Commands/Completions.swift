@@ -38,8 +38,9 @@ enum Completions: Command {
     }
 }
 
-/// `podcli __complete KIND [PREFIX]`: the values a completion script offers for KIND, one
-/// `VALUE<TAB>DESCRIPTION` a line, those starting with PREFIX. Hidden: the scripts run it.
+/// `podcli __complete KIND [PREFIX [TYPED...]]`: the values a completion script offers for KIND,
+/// one `VALUE<TAB>DESCRIPTION` a line, those starting with PREFIX; TYPED are the positionals typed
+/// before (`setting-value` reads its key there). Hidden: the scripts run it.
 ///
 /// Run at every Tab, so it reads little: the newest episodes whose number starts with PREFIX,
 /// ALSA's hints (no device opened), and nothing at all (no library made) where there is no
@@ -48,17 +49,20 @@ enum CompleteCommand: Command {
     static let kind = Positional(
         "kind", help: "What to list.", domain: .choices(CompletionKind.allCases.map(\.rawValue)))
     static let prefix = Positional("prefix", help: "Only values starting with this.", isOptional: true)
+    static let typed = Positional(
+        "typed", help: "The positionals typed before the value completed.", isOptional: true, isRepeating: true)
     /// The episodes offered: the newest, as many as a screen shows.
     static let episodeLimit = 100
 
     static let spec = CommandSpec(
-        name: "__complete", abstract: "List the values a completion script offers.", positionals: [kind, prefix],
-        isHidden: true)
+        name: "__complete", abstract: "List the values a completion script offers.",
+        positionals: [kind, prefix, typed], isHidden: true)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let prefix = arguments[prefix] ?? ""
         // The parser let only the kinds through.
-        let candidates = try self.candidates(CompletionKind(rawValue: arguments[kind]!)!, prefix: prefix, in: context)
+        let candidates = try self.candidates(
+            CompletionKind(rawValue: arguments[kind]!)!, prefix: prefix, typed: arguments.values(typed), in: context)
         for (value, description) in candidates where value.hasPrefix(prefix) {
             // A feed's titles could hold escape sequences: each field made printable, then the tab.
             guard
@@ -70,10 +74,17 @@ enum CompleteCommand: Command {
     /// A value offered, and what it is.
     typealias Candidate = (value: String, description: String)
 
-    private static func candidates(_ kind: CompletionKind, prefix: String, in context: Context) throws -> [Candidate] {
+    private static func candidates(_ kind: CompletionKind, prefix: String, typed: [String], in context: Context) throws
+        -> [Candidate]
+    {
         switch kind {
         case .setting:
             return Setting.allCases.map { ($0.rawValue, $0.summary) }
+        case .settingValue:
+            // `config set KEY VALUE`: nothing for a key podcli does not know (the shell stays quiet).
+            guard let setting = typed.first.flatMap(Setting.init(rawValue:)) else { return [] }
+            // Its NAME is an ALSA device's, as for `play --device`.
+            return setting == .device ? devices() : settingValues(setting)
         case .device:
             return devices()
         case .feed:
@@ -86,6 +97,12 @@ enum CompleteCommand: Command {
                 ("\(episode.id)", episode.feedTitle.map { "\(episode.title) (\($0))" } ?? episode.title)
             }
         }
+    }
+
+    /// The words `setting`'s type spells out (`off`, `none`), its default said so.
+    private static func settingValues(_ setting: Setting) -> [Candidate] {
+        let defaultValue = setting.defaultValue
+        return setting.literalValues.map { ($0, $0 == defaultValue ? "the default" : "") }
     }
 
     /// `default` and `null` first (the names `play --device` speaks of), then ALSA's playback

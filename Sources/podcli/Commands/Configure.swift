@@ -61,7 +61,7 @@ enum ConfigGet: Command {
 }
 
 enum ConfigSet: Command {
-    static let value = Positional("value", help: "The new value.")
+    static let value = Positional("value", help: "The new value.", domain: .dynamic(.settingValue))
     static let spec = CommandSpec(
         name: "set", abstract: "Change a setting in the configuration file (comments and other lines are kept).",
         positionals: [Configure.key, value], options: [Configure.feed],
