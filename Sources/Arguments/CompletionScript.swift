@@ -4,7 +4,7 @@
 /// which prints one `VALUE<TAB>DESCRIPTION` a line.
 ///
 /// The scripts hold the tree as data (one `case` branch per command) and share one walk over the
-/// words typed (see `CompletionTree`); an `--option=value` word is not completed.
+/// words typed (see `CompletionTree`); `--option=value` completes the value.
 public enum CompletionScript {
     /// The script `shell` loads to complete `commandName`, whose commands are `root`'s tree;
     /// `globalOptions` and `globalFlags` are accepted after every command.
@@ -204,7 +204,10 @@ public enum CompletionScript {
                         (( $globalvalued[(Ie)$option] )) && globals+=($option $word)
                         continue
                     fi
-                    if [[ $word == -?* ]]; then
+                    if [[ $word == -?*=* ]]; then
+                        (( $globalvalued[(Ie)${word%%=*}] )) && globals+=(${word%%=*} ${word#*=})
+                        continue
+                    elif [[ $word == -?* ]]; then
                         if (( $valued[(Ie)$word] )); then skip=1; option=$word; fi
                         continue
                     fi
@@ -217,6 +220,15 @@ public enum CompletionScript {
                     fi
                 done
                 if ((skip)); then
+                    \(stem)_option_domain $cmdpath $option
+                elif [[ $cur == -?*=* ]]; then
+                    # --option=value: the value completed, what goes before it kept (as compset -P does,
+                    # up to the first =: a value may hold one).
+                    option=${cur%%=*}
+                    (( $valued[(Ie)$option] )) || return
+                    IPREFIX+=$option=
+                    PREFIX=${PREFIX#*=}
+                    cur=${cur#*=}
                     \(stem)_option_domain $cmdpath $option
                 elif [[ $cur == -* ]]; then
                     compadd -l -d optshown -- $optnames
@@ -314,7 +326,11 @@ public enum CompletionScript {
                         contains -- $option $globalvalued; and set -a globals $option $word
                         continue
                     end
-                    if string match -qr -- '^-.' $word
+                    if string match -qr -- '^-[^=]+=' $word
+                        set -l option_value (string split -m 1 = -- $word)
+                        contains -- $option_value[1] $globalvalued; and set -a globals $option_value
+                        continue
+                    else if string match -qr -- '^-.' $word
                         if contains -- $word $\(stem)_valued
                             set skip 1
                             set option $word
@@ -332,6 +348,13 @@ public enum CompletionScript {
                 set -l domain
                 if test $skip = 1
                     set domain (\(stem)_option_domain $cmdpath $option)
+                else if string match -qr -- '^-[^=]+=' $cur
+                    # --option=value: fish replaces the whole word, so each value comes with its option.
+                    set -l option_value (string split -m 1 = -- $cur)
+                    contains -- $option_value[1] $\(stem)_valued; or return
+                    set domain (\(stem)_option_domain $cmdpath $option_value[1])
+                    \(stem)_values "$domain" "$option_value[2]" $globals | string replace -r -- '^' "$option_value[1]="
+                    return
                 else if string match -q -- '-*' $cur
                     printf '%s\\n' $\(stem)_opts
                     return

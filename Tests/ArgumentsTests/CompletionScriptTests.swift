@@ -94,6 +94,27 @@ import Testing
         #expect(try complete("podcli --home=/lib queue add /") == ["/lib"])
     }
 
+    /// zsh completes the value after the `=` (what comes before stays); fish replaces the whole
+    /// word, so its candidates carry the option.
+    @Test(arguments: installedShells.filter { $0.kind != .bash })
+    func aValueWrittenWithItsOptionIsCompleted(shell: Shell) throws {
+        let bin = try TemporaryDirectory(prefix: "completion-bin")
+        let podcli = try bin.write("#!/bin/sh\nprintf '%s\\tasked\\n' \"$2\"\n", to: "podcli")
+        #expect(chmod(podcli.path, 0o755) == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let script = shell.generate(Spec.parser.root)
+        func complete(_ words: String...) throws -> [String] {
+            try shell.complete(script, words, environment).sorted()
+        }
+        let written = shell.kind == .fish ? "--protection=" : ""
+        #expect(try complete("podcli", "fetch", "--protection=o") == [written + "open"])
+        #expect(try complete("podcli", "fetch", "--protection=") == [written + "open", written + "private"])
+        #expect(try complete("podcli", "fetch", "--unknown=").isEmpty)
+        // A global option written with its value is passed on as two words.
+        #expect(try complete("podcli", "--home=/lib", "queue", "add", "/") == ["/lib"])
+    }
+
     /// Quotes, dollars and backslashes in help texts stay text in every script.
     @Test(arguments: installedShells)
     func helpTextsAreQuotedForTheShell(shell: Shell) throws {
