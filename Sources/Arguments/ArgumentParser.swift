@@ -13,7 +13,7 @@
 public struct ArgumentParser: Sendable {
     /// The root named alone is run rather than refused.
     private let rootRunsBare: Bool
-    private static let helpTopic = Positional(
+    static let helpTopic = Positional(
         "subcommand", help: "The subcommand to show help for.", isOptional: true, isRepeating: true)
     private static let helpCommand = CommandSpec(
         name: "help", abstract: "Show subcommand help information.", positionals: [helpTopic])

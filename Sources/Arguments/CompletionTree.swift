@@ -32,7 +32,23 @@ struct CompletionTree {
             .filter { $0.1 != .any }
         globalValued = globalOptions.flatMap(Self.spellings)
         var nodes: [Node] = []
+        // `help COMMAND...` takes the commands' names: under it, the tree again, without options
+        // or positionals.
+        func visitHelp(_ command: CommandSpec, path: [String]) {
+            let visible = command.subcommands.filter { !$0.isHidden }
+            let globalSwitches = globalOptions.flatMap { option in Self.spellings(option).map { ($0, option.help) } }
+            nodes.append(
+                Node(
+                    path: path.joined(separator: " "), subcommands: visible.map { ($0.name, $0.abstract) },
+                    switches: globalSwitches + [
+                        ("-h", "Show help information."), ("--help", "Show help information."),
+                    ],
+                    valued: globalOptions.flatMap(Self.spellings), optionDomains: [], positionals: [],
+                    lastRepeats: false))
+            for subcommand in visible where !subcommand.isHelp { visitHelp(subcommand, path: path + [subcommand.name]) }
+        }
         func visit(_ command: CommandSpec, path: [String]) {
+            if command.isHelp { return visitHelp(root, path: path) }
             let options = command.options + globalOptions
             var switches = options.flatMap { option in Self.spellings(option).map { ($0, option.help) } }
             switches += (command.flags + globalFlags).flatMap { flag in
@@ -101,4 +117,9 @@ enum ShellQuote {
     static func fish(_ text: String) -> String {
         "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
+}
+
+extension CommandSpec {
+    /// The `help` command `ArgumentParser` adds.
+    fileprivate var isHelp: Bool { name == "help" && positionals == [ArgumentParser.helpTopic] }
 }

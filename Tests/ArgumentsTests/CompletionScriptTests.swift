@@ -54,6 +54,10 @@ import Testing
         // (fish falls back to fuzzy matches when nothing starts with the word.)
         #expect(try !complete("podcli", "noti").contains("notify-new"))
         #expect(try complete("podcli", "he") == ["help"])
+        // `help` takes the commands' names, as deep as they go, and nothing past them.
+        #expect(try complete("podcli", "help", "qu") == ["queue"])
+        #expect(try complete("podcli", "help", "queue", "") == ["add", "rm"])
+        #expect(try complete("podcli", "help", "queue", "add", "").isEmpty)
     }
 
     /// A dynamic kind is asked of `podcli __complete KIND PREFIX TYPED...`, with the global options
