@@ -57,16 +57,14 @@ import Testing
         #expect(try Self.files(under: prefix.path) == before)
     }
 
-    /// A user's install (`~/.local`), then new shells started as a user's would be, from Debian's
-    /// /etc/skel files: bash through bash-completion's loader at the first Tab, zsh with the
-    /// `fpath` line install.sh's header gives, fish from its vendor directory; `man` finds the
-    /// page beside `~/.local/bin`, which Debian's ~/.profile puts on PATH.
-    @Test(
-        .requires(
-            FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion")
-                && ["/usr/bin/man", CompletionShells.zshPath, CompletionShells.fishPath].allSatisfy(TestEnvironment.has),
-            "needs bash-completion, man-db, zsh and fish"))
-    func aNewLoginShellCompletesPodcliAndManFindsItsPage() throws {
+    static let shellsAndTools: ConditionTrait = .requires(
+        FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion")
+            && ["/usr/bin/man", CompletionShells.zshPath, CompletionShells.fishPath].allSatisfy(TestEnvironment.has),
+        "needs bash-completion, man-db, zsh and fish")
+
+    /// A user's home made from Debian's /etc/skel files, with the `fpath` line install.sh's header
+    /// gives in ~/.zshrc, and podcli installed into its ~/.local: the prefix.
+    func installForAUser() throws -> (home: TemporaryDirectory, prefix: String) {
         let home = try TemporaryDirectory(prefix: "podcli-home")
         for file in [".profile", ".bashrc"] {
             try FileManager.default.copyItem(atPath: "/etc/skel/" + file, toPath: home.path + "/" + file)
@@ -74,9 +72,17 @@ import Testing
         _ = try home.write(
             "fpath+=(~/.local/share/zsh/vendor-completions)\nautoload -Uz compinit && compinit\n", to: ".zshrc")
         let prefix = home.path + "/.local"
-        let binary = try PodcliRunner.locateExecutable().path
-        let installed = try install(["--prefix", prefix, "--binary", binary])
+        let installed = try install(["--prefix", prefix, "--binary", try PodcliRunner.locateExecutable().path])
         #expect(installed.status == 0, "\(installed)")
+        return (home, prefix)
+    }
+
+    /// New shells started as a user's would be: bash through bash-completion's loader at the
+    /// first Tab, zsh from the `fpath` line, fish from its vendor directory; `man` finds the page
+    /// beside `~/.local/bin`, which Debian's ~/.profile puts on PATH.
+    @Test(Self.shellsAndTools)
+    func aNewLoginShellCompletesPodcliAndManFindsItsPage() throws {
+        let (home, prefix) = try installForAUser()
 
         func shell(_ path: String, _ arguments: [String], path searchPath: String = "/usr/bin:/bin") throws -> String {
             let result = try RunningProcess(
@@ -112,6 +118,33 @@ import Testing
         let fish = try shell(
             CompletionShells.fishPath, ["--login", "-c", "complete -C 'podcli pla'"], path: sessionPath)
         #expect(fish.hasPrefix("play\t"), "\(fish)")
+    }
+
+    /// What a person sees: in each shell on a terminal, `podcli config get prot` and a Tab become
+    /// `protection` (the installed podcli asked for its settings), and Enter prints its value.
+    @Test(Self.shellsAndTools)
+    func aTabOnATerminalCompletesWithTheInstalledPodcli() throws {
+        let (home, prefix) = try installForAUser()
+        let shells = [
+            (CompletionShells.bashPath, ["--login", "-i"], "/usr/bin:/bin"),
+            (CompletionShells.zshPath, ["-i"], prefix + "/bin:/usr/bin:/bin"),
+            (CompletionShells.fishPath, ["-i"], prefix + "/bin:/usr/bin:/bin"),
+        ]
+        for (shell, arguments, path) in shells {
+            // setsid -c: the terminal becomes the shell's controlling one, as a login's is (fish
+            // will not read keys without).
+            let terminal = try TerminalSession(
+                executable: URL(fileURLWithPath: "/usr/bin/setsid"), arguments: ["-c", shell] + arguments,
+                environment: ["HOME": home.path, "PATH": path, "TERM": "xterm"])
+            terminal.type("podcli config get prot\t")
+            // "ection" was never typed: the completion wrote it.
+            #expect(terminal.waitForOutput(containing: "ection", timeout: 30), "\(shell): \(terminal.output)")
+            terminal.type("\n")
+            // (Nothing typed says "private": podcli printed it.)
+            #expect(terminal.waitForOutput(containing: "private", timeout: 30), "\(shell): \(terminal.output)")
+            terminal.type("exit\n")
+            #expect(try terminal.waitUntilExit(timeout: 20) == 0, "\(shell): \(terminal.output)")
+        }
     }
 
     @Test func aBinaryWithoutCompletionsIsRefusedBeforeAnythingIsInstalled() throws {
