@@ -65,10 +65,10 @@ enum Fetch: Command {
         Audio (http or https, TLS verified): MP3 (MP2, MP1), MP4/M4A/M4B (AAC, ALAC), raw AAC, \
         Ogg (Opus, Vorbis, FLAC) and FLAC, told by their first bytes. It streams to \
         episodes/<uuid>/<name>.part (the name from Content-Disposition or the URL, sanitised, \
-        at most 120 bytes), is hashed, synced and renamed into place in the transaction that \
-        records it; then its structure is checked as the player would (an M4A cut short or \
-        without its index, DRM, a codec podcli cannot decode, a bad Ogg page): audio that \
-        cannot be played is exit 65, nothing kept. After the download the file is measured \
+        at most 120 bytes) and is hashed as it comes. Complete, its structure is checked as the \
+        player would (an M4A cut short or without its index, DRM, a codec podcli cannot decode, \
+        a bad Ogg page): audio that cannot be played is exit 65, nothing kept. Then it is synced \
+        and renamed into place in the transaction that records it. After the download the file is measured \
         (exact length, loudness), and the feed's chapters (.chapters.json) and transcript \
         (transcript.json: the most structured offer, at most 20 MiB) are kept beside it.
 

@@ -38,7 +38,7 @@ enum Play: Command {
         positionals: [episode], options: [device, from, duration, volume, speed, skipSilence, loudness, sleep],
         flags: [background], group: .playback,
         examples: [
-            Example("podcli play", "Play the queue, or the newest episode, from where it was left."),
+            Example("podcli play", "Play the queue, from where it was left."),
             Example(
                 "podcli play 42 --speed 1.5 --skip-silence mild --sleep 30m",
                 "Play episode 42 faster, shorter silences, for half an hour."),
