@@ -34,6 +34,17 @@ import Testing
         },
     ]
 
+    /// A stand-in `podcli` first on PATH, a shell script that prints `script`'s answer to a
+    /// script's `__complete`; the directory holding it lives as long as the caller keeps it.
+    static func standIn(answering script: String) throws -> (TemporaryDirectory, [String: String]) {
+        let bin = try TemporaryDirectory(prefix: "completion-bin")
+        let podcli = try bin.write(script, to: "podcli")
+        #expect(chmod(podcli.path, 0o755) == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        return (bin, environment)
+    }
+
     /// The shells here (every one under CI=true, where a missing shell is a failure).
     static var installedShells: [Shell] { shells.filter { TestEnvironment.has($0.path) || TestEnvironment.isCI } }
 
@@ -65,11 +76,9 @@ import Testing
     /// with its own arguments).
     @Test(arguments: installedShells)
     func aDynamicValueIsAskedOfTheCommandWithTheGlobalOptionsAndThePositionalsGiven(shell: Shell) throws {
-        let bin = try TemporaryDirectory(prefix: "completion-bin")
-        let podcli = try bin.write("#!/bin/sh\nIFS=_\nprintf '%s\\tasked\\n' \"1$*\" 12 13 4\n", to: "podcli")
-        #expect(chmod(podcli.path, 0o755) == 0)
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let (bin, environment) = try Self.standIn(
+            answering: "#!/bin/sh\nIFS=_\nprintf '%s\\tasked\\n' \"1$*\" 12 13 4\n")
+        defer { withExtendedLifetime(bin) {} }
         let script = shell.generate(Spec.parser.root)
         let offered = try shell.complete(
             script, ["podcli", "--home", "/lib", "queue", "add", "9", "-q", "8", "1"], environment)
@@ -79,12 +88,9 @@ import Testing
     /// bash: readline splits a word at `=` and `:` (`--protection=o` comes as `--protection`, `=`,
     /// `o`), and a reply replaces only what follows the last of them.
     @Test func bashCompletesAValueWrittenWithItsOptionOrHoldingAColon() throws {
-        let bin = try TemporaryDirectory(prefix: "completion-bin")
-        let podcli = try bin.write(
-            "#!/bin/sh\nprintf '%s\\tasked\\n' \"hw:CARD=One,DEV=0\" \"hw:CARD=Two\" \"$2\"\n", to: "podcli")
-        #expect(chmod(podcli.path, 0o755) == 0)
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let (bin, environment) = try Self.standIn(
+            answering: "#!/bin/sh\nprintf '%s\\tasked\\n' \"hw:CARD=One,DEV=0\" \"hw:CARD=Two\" \"$2\"\n")
+        defer { withExtendedLifetime(bin) {} }
         let script = Self.shells[0].generate(Spec.parser.root)
         func complete(_ line: String) throws -> [String] {
             try CompletionShells.bash(script: script, line: line, environment: environment)
@@ -102,11 +108,8 @@ import Testing
     /// word, so its candidates carry the option.
     @Test(arguments: installedShells.filter { $0.kind != .bash })
     func aValueWrittenWithItsOptionIsCompleted(shell: Shell) throws {
-        let bin = try TemporaryDirectory(prefix: "completion-bin")
-        let podcli = try bin.write("#!/bin/sh\nprintf '%s\\tasked\\n' \"$2\"\n", to: "podcli")
-        #expect(chmod(podcli.path, 0o755) == 0)
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let (bin, environment) = try Self.standIn(answering: "#!/bin/sh\nprintf '%s\\tasked\\n' \"$2\"\n")
+        defer { withExtendedLifetime(bin) {} }
         let script = shell.generate(Spec.parser.root)
         func complete(_ words: String...) throws -> [String] {
             try shell.complete(script, words, environment).sorted()
