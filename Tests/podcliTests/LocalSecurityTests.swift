@@ -292,6 +292,37 @@ import Testing
         }
     }
 
+    /// What `open` is for: a media server running as another user reads an open episode in a
+    /// `--home` made open by its owner, and never a private one beside it.
+    @Test(secondUser) func anotherUserReadsAnOpenEpisodeInAnOpenHomeAndNeverAPrivateOne() throws {
+        let world = try FeedCommandTests.World()
+        let t = world.t
+        let audio = CLITestCase.audioBytes(150_000)
+        for name in ["open.mp3", "private.mp3"] {
+            try audio.write(to: world.directory.appendingPathComponent(name))
+        }
+        // The shared directory and the path to it, made by the owner for the server.
+        let shared = try TemporaryDirectory(prefix: "podcli-shared")
+        #expect(chmod(shared.path, 0o755) == 0)
+        let home = shared.path + "/podcasts"
+        #expect(mkdir(home, 0o755) == 0 && chmod(home, 0o755) == 0)
+        #expect(try t.podcli.run(["--home", home, "fetch", "--protection", "open", world.url("open.mp3")]).status == 0)
+        #expect(try t.podcli.run(["--home", home, "fetch", world.url("private.mp3")]).status == 0)
+        #expect(Self.mode(home) == 0o755)
+
+        let episodes = try FileManager.default.contentsOfDirectory(atPath: home + "/episodes").map {
+            home + "/episodes/" + $0
+        }
+        let openFile = try #require(
+            episodes.map { $0 + "/open.mp3" }.first(where: { FileManager.default.fileExists(atPath: $0) }))
+        let privateFile = try #require(
+            episodes.map { $0 + "/private.mp3" }.first(where: { FileManager.default.fileExists(atPath: $0) }))
+        let read = try Self.runAsOtherUser(["/bin/cat", openFile]).waitUntilExit()
+        #expect(read.status == 0 && read.stdoutData == audio, "\(read.stderr)")
+        let refused = try Self.runAsOtherUser(["/bin/cat", privateFile]).waitUntilExit()
+        #expect(refused.status != 0 && refused.stderr.contains("Permission denied"), "\(refused)")
+    }
+
     @Test func aLinkAtThePartialNameIsNeverFollowed() throws {
         let world = try FeedCommandTests.World()
         let t = world.t

@@ -82,7 +82,9 @@ enum Fetch: Command {
 
         Protection classes: private (directory 0700, files 0600: the owner only) or open \
         (0755/0644: any local user or service, e.g. a media server); --protection or the \
-        config's protection.
+        config's protection. Others reach open files only through directories they may enter: \
+        the data directory podcli makes is 0700, so for a media server make the --home \
+        directory yourself with the mode you choose (podcli keeps an existing one's mode).
 
         --json: the episode as 'show --json' gives it, or the feed as 'feeds --json' does.
 
