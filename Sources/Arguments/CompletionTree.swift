@@ -30,20 +30,21 @@ struct CompletionTree {
         self.commandName = commandName
         globalDomains = globalOptions.flatMap { option in Self.spellings(option).map { ($0, option.domain) } }
             .filter { $0.1 != .any }
-        globalValued = globalOptions.flatMap(Self.spellings)
+        let globalValued = globalOptions.flatMap(Self.spellings)
+        self.globalValued = globalValued
         var nodes: [Node] = []
-        // `help COMMAND...` takes the commands' names: under it, the tree again, without options
-        // or positionals.
+        // `help COMMAND...` takes the commands' names: under it, the tree again, with only the
+        // global options and no positionals.
+        let globalSwitches = globalOptions.flatMap { option in Self.spellings(option).map { ($0, option.help) } }
         func visitHelp(_ command: CommandSpec, path: [String]) {
             let visible = command.subcommands.filter { !$0.isHidden }
-            let globalSwitches = globalOptions.flatMap { option in Self.spellings(option).map { ($0, option.help) } }
             nodes.append(
                 Node(
                     path: path.joined(separator: " "), subcommands: visible.map { ($0.name, $0.abstract) },
                     switches: globalSwitches + [
                         ("-h", "Show help information."), ("--help", "Show help information."),
                     ],
-                    valued: globalOptions.flatMap(Self.spellings), optionDomains: [], positionals: [],
+                    valued: globalValued, optionDomains: [], positionals: [],
                     lastRepeats: false))
             for subcommand in visible where !subcommand.isHelp { visitHelp(subcommand, path: path + [subcommand.name]) }
         }

@@ -103,6 +103,8 @@ import Testing
     @Test func everyDocumentedCommandLineIsAcceptedByPodcli() throws {
         let home = try TemporaryDirectory(prefix: "podcli-examples")
         let closed = try ClosedLoopbackPort()
+        // Bound, so no server the suite starts meanwhile gets the port, until the last run.
+        defer { withExtendedLifetime(closed) {} }
         let proxy = "http://127.0.0.1:\(closed.port)"
         let podcli = try PodcliRunner.locateExecutable()
         let lines = try Self.manExamples() + Self.readmeExamples()
